@@ -1,0 +1,49 @@
+#include "common/AppMain.h"
+
+#include <fmt/core.h>
+#include <fmt/ostream.h>
+
+#include <iostream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace nmt::app {
+
+int runMain(const std::string& program, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const po::error& e) {
+    fmt::print(stderr, "{}: {} (see {} --help)\n", program, e.what(), program);
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: error: {}\n", program, e.what());
+    return kExitFailure;
+  }
+}
+
+std::string versionLine(const std::string& program) { return fmt::format("{} (nmt) {}", program, NMT_VERSION); }
+
+bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],
+                      const po::options_description& options, const po::positional_options_description& positional,
+                      po::variables_map& vm) {
+  po::options_description general("General options");
+  general.add_options()("help,h", "show this help and exit")("version", "show the version and exit");
+  po::options_description all;
+  all.add(options).add(general);
+  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    std::ostringstream text;
+    text << all;
+    fmt::print("Usage: {}\n{}", usage, text.str());
+    return false;
+  }
+  if (vm.count("version")) {
+    fmt::print("{}\n", versionLine(program));
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+}  // namespace nmt::app

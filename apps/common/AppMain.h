@@ -1,0 +1,31 @@
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include <functional>
+#include <string>
+
+namespace nmt::app {
+
+// Exit codes shared by every program of the toolkit.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,  // bad input data, a failed operation
+  kExitUsage = 2,    // bad options or arguments
+};
+
+// Runs a program's body, turning any exception into one line on stderr and an exit code:
+// option errors give kExitUsage, everything else kExitFailure.
+int runMain(const std::string& program, const std::function<int()>& body);
+
+// "PROGRAM (nmt) VERSION"
+std::string versionLine(const std::string& program);
+
+// Parses argv against `options` (and `positional`), handling --help and --version.
+// Returns false when the program should exit 0 (help or version printed).
+bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],
+                      const boost::program_options::options_description& options,
+                      const boost::program_options::positional_options_description& positional,
+                      boost::program_options::variables_map& vm);
+
+}  // namespace nmt::app

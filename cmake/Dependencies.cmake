@@ -1,0 +1,45 @@
+# Every dependency is found here, and a missing one stops configuration with the Debian
+# package that provides it.
+include(FindPkgConfig OPTIONAL RESULT_VARIABLE _nmt_have_pkgconfig)
+
+function(nmt_missing what package)
+  message(FATAL_ERROR
+    "nmt: ${what} not found. On Debian/Ubuntu: apt-get install ${package} "
+    "(or run scripts/setup.sh, which installs everything).")
+endfunction()
+
+if(NOT PKG_CONFIG_FOUND)
+  nmt_missing("pkg-config" "pkg-config")
+endif()
+
+# LibTorch: Debian's libtorch-dev by default; a CUDA build of LibTorch is picked up by
+# putting its folder first in CMAKE_PREFIX_PATH (see README, "GPU").
+find_package(Torch QUIET)
+if(NOT Torch_FOUND)
+  nmt_missing("LibTorch (TorchConfig.cmake)" "libtorch-dev")
+endif()
+message(STATUS "nmt: LibTorch from ${TORCH_INSTALL_PREFIX}")
+
+pkg_check_modules(SENTENCEPIECE QUIET IMPORTED_TARGET sentencepiece)
+if(NOT SENTENCEPIECE_FOUND)
+  nmt_missing("SentencePiece (sentencepiece.pc)" "libsentencepiece-dev")
+endif()
+
+find_package(Boost 1.71 QUIET COMPONENTS program_options)
+if(NOT Boost_FOUND)
+  nmt_missing("Boost.Program_options" "libboost-program-options-dev")
+endif()
+
+find_package(fmt QUIET)
+if(NOT fmt_FOUND)
+  nmt_missing("fmt" "libfmt-dev")
+endif()
+
+find_package(Threads REQUIRED)
+
+if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
+  find_package(doctest QUIET)
+  if(NOT doctest_FOUND)
+    nmt_missing("doctest" "doctest-dev")
+  endif()
+endif()

@@ -1,0 +1,84 @@
+#include "data/LengthBucketBatcher.h"
+
+#include "util/InputError.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+namespace nmt {
+namespace {
+
+// Fisher-Yates on mt19937_64 (whose output the standard fixes), so that batches are the same
+// with every standard library, unlike std::shuffle.
+template <typename T>
+void deterministicShuffle(std::vector<T>& v, std::mt19937_64& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng() % i]);
+}
+
+}  // namespace
+
+LengthBucketBatcher::LengthBucketBatcher(std::vector<ExampleLength> lengths, BatchingOptions options)
+    : lengths_(std::move(lengths)), options_(options) {
+  if (options_.batchSentences == 0 && options_.batchTokens == 0)
+    throw InputError("batch size must be positive: set batch tokens or batch sentences");
+}
+
+std::vector<std::vector<std::size_t>> LengthBucketBatcher::epoch(std::uint64_t epochIndex) const {
+  std::mt19937_64 rng(options_.seed * 0x9E3779B97F4A7C15ULL + epochIndex);
+  std::vector<std::size_t> order(lengths_.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (options_.shuffle) deterministicShuffle(order, rng);
+  // Stable sort after the shuffle: equal lengths end up in a seeded random order.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = lengths_[a];
+    const auto& y = lengths_[b];
+    return x.source != y.source ? x.source < y.source : x.target < y.target;
+  });
+
+  std::vector<std::vector<std::size_t>> batches;
+  std::vector<std::size_t> current;
+  std::size_t longest = 0;
+  for (std::size_t i : order) {
+    const std::size_t len = std::max(lengths_[i].source, lengths_[i].target);
+    const std::size_t newLongest = std::max(longest, len);
+    const bool full = options_.batchSentences > 0 ? current.size() >= options_.batchSentences
+                                                  : (current.size() + 1) * newLongest > options_.batchTokens;
+    if (!current.empty() && full) {
+      batches.push_back(std::move(current));
+      current.clear();
+      longest = 0;
+    }
+    current.push_back(i);
+    longest = std::max(longest, len);
+  }
+  if (!current.empty()) batches.push_back(std::move(current));
+  if (options_.shuffle) deterministicShuffle(batches, rng);
+  return batches;
+}
+
+std::vector<std::vector<std::size_t>> fixedSizeBatches(std::size_t examples, std::size_t batchSize) {
+  std::vector<std::vector<std::size_t>> batches;
+  for (std::size_t start = 0; start < examples; start += batchSize) {
+    batches.emplace_back();
+    for (std::size_t i = start; i < std::min(examples, start + batchSize); ++i) batches.back().push_back(i);
+  }
+  return batches;
+}
+
+PaddingStats measurePadding(const std::vector<ExampleLength>& lengths,
+                            const std::vector<std::vector<std::size_t>>& batches) {
+  PaddingStats stats;
+  for (const auto& batch : batches) {
+    std::size_t maxSource = 0, maxTarget = 0;
+    for (std::size_t i : batch) {
+      stats.realTokens += lengths[i].source + lengths[i].target;
+      maxSource = std::max(maxSource, lengths[i].source);
+      maxTarget = std::max(maxTarget, lengths[i].target);
+    }
+    stats.paddedTokens += batch.size() * (maxSource + maxTarget);
+  }
+  return stats;
+}
+
+}  // namespace nmt

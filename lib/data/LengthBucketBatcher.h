@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nmt {
+
+// Lengths of one example as it will sit in a batch (source and target rows, with their
+// special tokens), which is what padding and the token budget are about.
+struct ExampleLength {
+  std::size_t source;
+  std::size_t target;
+};
+
+struct BatchingOptions {
+  // Token budget: a batch of n examples costs n * max(longest source, longest target).
+  std::size_t batchTokens = 4096;
+  // When non-zero, batches hold this many examples instead and batchTokens is ignored.
+  std::size_t batchSentences = 0;
+  std::uint64_t seed = 1;  // same seed and epoch, same batches
+  bool shuffle = true;     // false: no shuffling, batches in length order (for translation)
+};
+
+// Groups examples of similar length so padding stays small: sorts by (source, target) length
+// with seeded random tie-breaking, cuts batches under the budget, then shuffles batch order.
+// Every example appears in exactly one batch per epoch.
+class LengthBucketBatcher {
+ public:
+  LengthBucketBatcher(std::vector<ExampleLength> lengths, BatchingOptions options);
+
+  // The batches of one epoch, as example indices. Deterministic in (seed, epoch).
+  std::vector<std::vector<std::size_t>> epoch(std::uint64_t epochIndex) const;
+
+  const std::vector<ExampleLength>& lengths() const { return lengths_; }
+
+ private:
+  std::vector<ExampleLength> lengths_;
+  BatchingOptions options_;
+};
+
+// Fixed-size batches in the given order, no length grouping: the baseline to compare with.
+std::vector<std::vector<std::size_t>> fixedSizeBatches(std::size_t examples, std::size_t batchSize);
+
+struct PaddingStats {
+  std::size_t realTokens = 0;    // source + target tokens
+  std::size_t paddedTokens = 0;  // cells of the padded source and target tensors
+  double paddingRatio() const {
+    return paddedTokens == 0 ? 0.0 : 1.0 - static_cast<double>(realTokens) / static_cast<double>(paddedTokens);
+  }
+};
+
+PaddingStats measurePadding(const std::vector<ExampleLength>& lengths,
+                            const std::vector<std::vector<std::size_t>>& batches);
+
+}  // namespace nmt

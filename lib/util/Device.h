@@ -1,0 +1,13 @@
+#pragma once
+
+#include <c10/core/Device.h>
+
+#include <string>
+
+namespace nmt {
+
+// Resolves a --device choice: "auto" (CUDA if available, else CPU), "cpu", "cuda", "cuda:N".
+// Throws InputError when the choice is malformed or names a GPU that is not there.
+c10::Device resolveDevice(const std::string& choice);
+
+}  // namespace nmt

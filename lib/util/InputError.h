@@ -1,0 +1,15 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace nmt {
+
+// Bad user input (files, lines, options). Its message is one line, naming the file and line
+// where there is one, ready to print as is.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace nmt

@@ -1,0 +1,29 @@
+#include "util/TextLineReader.h"
+
+#include "util/InputError.h"
+#include "util/Utf8.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace nmt {
+
+TextLineReader::TextLineReader(std::string path) : name_(std::move(path)), file_(name_), in_(&file_) {
+  if (!file_) throw InputError("cannot open " + name_ + ": " + std::strerror(errno));
+}
+
+TextLineReader::TextLineReader(std::istream& in, std::string name) : name_(std::move(name)), in_(&in) {}
+
+bool TextLineReader::next(std::string& line) {
+  if (!std::getline(*in_, line)) {
+    if (in_->bad()) throw InputError("error reading " + name_ + " after line " + std::to_string(line_));
+    return false;
+  }
+  ++line_;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (auto bad = firstInvalidUtf8(line))
+    throw InputError(name_ + ":" + std::to_string(line_) + ": invalid UTF-8 at byte " + std::to_string(*bad + 1));
+  return true;
+}
+
+}  // namespace nmt

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstddef>
+#include <fstream>
+#include <istream>
+#include <string>
+
+namespace nmt {
+
+// Reads a UTF-8 text file line by line, counting lines from 1. Strips a trailing '\r'
+// (Windows line ends) and throws InputError "FILE:LINE: invalid UTF-8 at byte N" on a bad line.
+class TextLineReader {
+ public:
+  // Throws InputError "cannot open FILE: reason" when the file cannot be read.
+  explicit TextLineReader(std::string path);
+  // Reads from a stream that the caller owns; `name` is used in messages ("<stdin>").
+  TextLineReader(std::istream& in, std::string name);
+
+  bool next(std::string& line);
+  std::size_t lineNumber() const { return line_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  std::ifstream file_;
+  std::istream* in_;
+  std::size_t line_ = 0;
+};
+
+}  // namespace nmt

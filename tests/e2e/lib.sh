@@ -1,0 +1,42 @@
+# Helpers for end-to-end tests of the programs. Each check prints what went wrong and exits 1.
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+OUT="" ERR="" CHECKS=0
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Runs a command, keeping its stdout in $OUT and stderr in $ERR.
+run() {
+  "$@" > "$TMP/.out" 2> "$TMP/.err"
+  local rc=$?
+  OUT=$(cat "$TMP/.out"); ERR=$(cat "$TMP/.err")
+  return $rc
+}
+
+expect_ok() {
+  run "$@" || fail "'$*' exited $? (stderr: $ERR)"
+  CHECKS=$((CHECKS + 1))
+}
+
+# expect_fail CODE COMMAND...: exits with CODE.
+expect_fail() {
+  local code=$1; shift
+  run "$@"
+  local rc=$?
+  [ "$rc" -eq "$code" ] || fail "'$*' exited $rc, expected $code (stderr: $ERR)"
+  CHECKS=$((CHECKS + 1))
+}
+
+expect_contains() {
+  [[ "$1" == *"$2"* ]] || fail "expected to find '$2' in: $1"
+  CHECKS=$((CHECKS + 1))
+}
+
+# The text is exactly this one line.
+expect_line() {
+  [ "$1" == "$2" ] || fail "expected exactly: $2
+got: $1"
+  CHECKS=$((CHECKS + 1))
+}
+
+finish() { echo "$(basename "$0"): $CHECKS checks passed"; }

@@ -1,0 +1,65 @@
+#include "TestSupport.h"
+#include "data/Batch.h"
+#include "tokenization/BpeModel.h"
+#include "tokenization/SpecialIds.h"
+#include "util/Device.h"
+#include "util/InputError.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+using namespace nmt;
+
+using nmt::test::errorOf;
+
+TEST_CASE("a batch holds padded ids, masks and lengths, longest source first") {
+  std::vector<EncodedPair> pairs = {{{10, 11}, {20}, 1}, {{12, 13, 14, 15}, {21, 22, 23}, 2}, {{16}, {24, 25}, 3}};
+  const Batch batch = makeBatch(pairs, {0, 1, 2}, c10::Device(c10::kCPU));
+  CHECK(batch.examples == std::vector<std::size_t>{1, 0, 2});
+  CHECK(batch.source.sizes() == torch::IntArrayRef({3, 5}));
+  CHECK(batch.target.sizes() == torch::IntArrayRef({3, 5}));
+  CHECK(batch.source.dtype() == torch::kInt64);
+  const int P = SpecialIds::kPad, B = SpecialIds::kBos, E = SpecialIds::kEos;
+  CHECK(torch::equal(batch.source, torch::tensor({12, 13, 14, 15, E, 10, 11, E, P, P, 16, E, P, P, P}).view({3, 5})));
+  CHECK(torch::equal(batch.target, torch::tensor({B, 21, 22, 23, E, B, 20, E, P, P, B, 24, 25, E, P}).view({3, 5})));
+  CHECK(torch::equal(batch.sourceLengths, torch::tensor({5, 3, 2})));
+  CHECK(torch::equal(batch.targetLengths, torch::tensor({5, 3, 4})));
+  CHECK(torch::equal(batch.sourceMask, batch.source.ne(P)));
+  CHECK(batch.sourceMask.dtype() == torch::kBool);
+  CHECK(batch.sourceTokens == 10);
+  CHECK(batch.targetTokens == 12);
+}
+
+TEST_CASE("batch tensors are on the requested device") {
+  std::vector<EncodedPair> pairs = {{{5, 6}, {7}, 1}};
+  const auto device = resolveDevice("cpu");
+  const Batch batch = makeBatch(pairs, {0}, device);
+  for (const auto& t : {batch.source, batch.sourceMask, batch.target, batch.targetMask}) CHECK(t.device() == device);
+  // Lengths stay on the CPU whatever the device: pack_padded_sequence wants them there.
+  CHECK(batch.sourceLengths.device().is_cpu());
+  if (torch::cuda::is_available()) {
+    const Batch gpu = makeBatch(pairs, {0}, resolveDevice("cuda"));
+    CHECK(gpu.source.device().is_cuda());
+    CHECK(gpu.targetMask.device().is_cuda());
+  }
+}
+
+TEST_CASE("device choices") {
+  CHECK(resolveDevice("cpu").is_cpu());
+  CHECK(resolveDevice("auto") == (torch::cuda::is_available() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU)));
+  CHECK(errorOf([] { resolveDevice("gpu"); }) == "invalid device 'gpu': expected auto, cpu, cuda or cuda:N");
+  CHECK(errorOf([] { resolveDevice("cuda:x"); }) == "invalid device 'cuda:x': expected auto, cpu, cuda or cuda:N");
+  if (!torch::cuda::is_available()) {
+    CHECK(errorOf([] { resolveDevice("cuda:1"); }) ==
+          "device 'cuda:1' requested but CUDA is not available (this LibTorch build has no CUDA support or no GPU is "
+          "visible); use --device cpu");
+  }
+}
+
+TEST_CASE("SentencePiece works in a process that has LibTorch loaded") {
+  // Linking both crashes before main (protobuf clash); the dlopen'ed bridge must not.
+  REQUIRE(torch::ones({2, 2}).sum().item<float>() == 4.0f);
+  const BpeModel bpe(test::sharedBpeModelPath());
+  const std::string s = "Ein Mann fährt über die Straße.";
+  CHECK(bpe.decodeIds(bpe.encodeIds(s)) == s);
+}

@@ -1,0 +1,96 @@
+#include "data/LengthBucketBatcher.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+using namespace nmt;
+
+namespace {
+
+// Lengths shaped like real sentences: mostly 8-30 tokens, a few long ones.
+std::vector<ExampleLength> realisticLengths(std::size_t n) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> len(16.0, 5.0);
+  std::vector<ExampleLength> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto s = static_cast<std::size_t>(std::clamp(len(rng), 3.0, 60.0));
+    const auto t = static_cast<std::size_t>(std::clamp(s * 1.1 + (rng() % 5) - 2.0, 3.0, 70.0));
+    out.push_back({s, t});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every example appears exactly once per epoch") {
+  const auto lengths = realisticLengths(5000);
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 1024, .batchSentences = 0, .seed = 9});
+  for (std::uint64_t epoch = 0; epoch < 3; ++epoch) {
+    std::vector<int> seen(lengths.size(), 0);
+    for (const auto& batch : batcher.epoch(epoch))
+      for (std::size_t i : batch) ++seen[i];
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  }
+}
+
+TEST_CASE("batches respect the token budget") {
+  const auto lengths = realisticLengths(3000);
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 600, .batchSentences = 0, .seed = 1});
+  for (const auto& batch : batcher.epoch(0)) {
+    std::size_t longest = 0;
+    for (std::size_t i : batch) longest = std::max({longest, lengths[i].source, lengths[i].target});
+    CHECK(batch.size() * longest <= 600);
+  }
+}
+
+TEST_CASE("an example over the budget gets a batch of its own") {
+  std::vector<ExampleLength> lengths = {{5, 5}, {500, 400}, {6, 6}};
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 100, .batchSentences = 0, .seed = 1});
+  const auto batches = batcher.epoch(0);
+  CHECK(batches.size() == 2);
+  CHECK(std::count(batches.begin(), batches.end(), std::vector<std::size_t>{1}) == 1);
+}
+
+TEST_CASE("sentence-count batching") {
+  const auto lengths = realisticLengths(1005);
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 0, .batchSentences = 100, .seed = 1});
+  const auto batches = batcher.epoch(0);
+  CHECK(batches.size() == 11);
+  std::size_t small = 0;
+  for (const auto& b : batches) {
+    CHECK(b.size() <= 100);
+    small += b.size() < 100;
+  }
+  CHECK(small == 1);
+}
+
+TEST_CASE("same seed gives the same batches; another seed or epoch gives others") {
+  const auto lengths = realisticLengths(2000);
+  LengthBucketBatcher a(lengths, {.batchTokens = 800, .batchSentences = 0, .seed = 42});
+  LengthBucketBatcher b(lengths, {.batchTokens = 800, .batchSentences = 0, .seed = 42});
+  LengthBucketBatcher c(lengths, {.batchTokens = 800, .batchSentences = 0, .seed = 43});
+  CHECK(a.epoch(0) == b.epoch(0));
+  CHECK(a.epoch(1) == b.epoch(1));
+  CHECK(a.epoch(0) != a.epoch(1));
+  CHECK(a.epoch(0) != c.epoch(0));
+}
+
+TEST_CASE("length bucketing keeps padding low on real-length data") {
+  const auto lengths = realisticLengths(10000);
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 4096, .batchSentences = 0, .seed = 1});
+  const auto bucketed = measurePadding(lengths, batcher.epoch(0));
+  const auto fixed = measurePadding(lengths, fixedSizeBatches(lengths.size(), 128));
+  CHECK(bucketed.paddingRatio() < 0.10);
+  CHECK(fixed.paddingRatio() > 0.25);
+  CHECK(bucketed.realTokens == fixed.realTokens);
+}
+
+TEST_CASE("padding is measured exactly") {
+  std::vector<ExampleLength> lengths = {{2, 3}, {4, 1}};
+  const auto stats = measurePadding(lengths, {{0, 1}});
+  CHECK(stats.realTokens == 10);
+  CHECK(stats.paddedTokens == 2 * (4 + 3));
+  CHECK(stats.paddingRatio() == doctest::Approx(1.0 - 10.0 / 14.0));
+}

@@ -1,0 +1,98 @@
+#include "TestSupport.h"
+#include "tokenization/BpeError.h"
+#include "tokenization/BpeModel.h"
+#include "tokenization/BpeTrainer.h"
+#include "tokenization/SpecialIds.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <thread>
+
+using namespace nmt;
+using nmt::test::errorOf;
+
+TEST_CASE("BPE round trip keeps umlauts, accents, quotes and digits") {
+  const BpeModel model(test::sharedBpeModelPath());
+  CHECK(model.vocabSize() == 120);
+  for (const std::string s : {"Ein Mädchen fährt über die Straße.", "„Guten Tag“, sagt er \"Hallo\" 'quoted'",
+                              "Café naïve résumé élève garçon déjà vu.", "1999 Hunde, 42 dogs und 3.5 Öl"}) {
+    const auto ids = model.encodeIds(s);
+    CHECK(model.decodeIds(ids) == s);
+    const auto pieces = model.encodePieces(s);
+    CHECK(pieces.size() == ids.size());
+    CHECK(model.decodePieces(pieces) == s);
+    for (std::size_t i = 0; i < ids.size(); ++i) CHECK(model.idToPiece(ids[i]) == pieces[i]);
+  }
+}
+
+TEST_CASE("special ids are fixed") {
+  const BpeModel model(test::sharedBpeModelPath());
+  CHECK(model.idToPiece(SpecialIds::kPad) == "<pad>");
+  CHECK(model.idToPiece(SpecialIds::kUnk) == "<unk>");
+  CHECK(model.idToPiece(SpecialIds::kBos) == "<s>");
+  CHECK(model.idToPiece(SpecialIds::kEos) == "</s>");
+  CHECK(model.pieceToId("</s>") == SpecialIds::kEos);
+  CHECK(model.pieceToId("no-such-piece-here") == SpecialIds::kUnk);
+  const auto ids = model.encodeIds("Ein Mann fährt");
+  CHECK(std::none_of(ids.begin(), ids.end(), [](int id) { return id == SpecialIds::kPad || id == SpecialIds::kBos || id == SpecialIds::kEos; }));
+  CHECK(errorOf([&] { model.idToPiece(120); }) == "piece id 120 out of range [0, 120)");
+}
+
+TEST_CASE("a character never seen in training maps to unk") {
+  const BpeModel model(test::sharedBpeModelPath());
+  const auto ids = model.encodeIds("Mann ☃ Hund");
+  CHECK(std::count(ids.begin(), ids.end(), SpecialIds::kUnk) == 1);
+  const auto known = model.encodeIds("Mann Hund");
+  CHECK(std::count(known.begin(), known.end(), SpecialIds::kUnk) == 0);
+}
+
+TEST_CASE("a missing or corrupt model file is a clear error") {
+  test::TempDir dir;
+  CHECK(errorOf([&] { BpeModel m(dir.file("missing.model")); }) == "cannot open BPE model " + dir.file("missing.model"));
+  test::writeFile(dir.file("corrupt.model"), "this is not a protobuf \x01\x02\x03");
+  const std::string message = errorOf([&] { BpeModel m(dir.file("corrupt.model")); });
+  CHECK(message.rfind("cannot load BPE model " + dir.file("corrupt.model") + " (not a SentencePiece model?)", 0) == 0);
+  CHECK(message.find('\n') == std::string::npos);
+}
+
+TEST_CASE("training errors are reported") {
+  test::TempDir dir;
+  BpeTrainOptions opts;
+  opts.inputs = {dir.file("nope.txt")};
+  opts.modelPrefix = dir.file("m");
+  CHECK(errorOf([&] { trainBpeModel(opts); }) == "cannot open BPE training input " + dir.file("nope.txt"));
+  test::writeLines(dir.file("tiny.txt"), {"a b c", "a b"});
+  opts.inputs = {dir.file("tiny.txt")};
+  opts.vocabSize = 5000;
+  CHECK(errorOf([&] { trainBpeModel(opts); }).rfind("BPE training failed: ", 0) == 0);
+}
+
+TEST_CASE("the same seed and data give the same model") {
+  test::TempDir dir;
+  test::writeLines(dir.file("t.txt"), test::sampleSentences(300, 3));
+  BpeTrainOptions opts;
+  opts.inputs = {dir.file("t.txt")};
+  opts.vocabSize = 100;
+  opts.inputSentenceLimit = 200;
+  opts.modelPrefix = dir.file("a");
+  trainBpeModel(opts);
+  opts.modelPrefix = dir.file("b");
+  trainBpeModel(opts);
+  const BpeModel a(dir.file("a.model")), b(dir.file("b.model"));
+  for (int id = 0; id < 100; ++id) CHECK(a.idToPiece(id) == b.idToPiece(id));
+}
+
+TEST_CASE("encoding from two threads at once gives the same ids as one thread") {
+  const BpeModel model(test::sharedBpeModelPath());
+  const auto sentences = test::sampleSentences(2000, 11);
+  std::vector<std::vector<int>> expected;
+  for (const auto& s : sentences) expected.push_back(model.encodeIds(s));
+  std::vector<std::vector<int>> a(sentences.size()), b(sentences.size());
+  std::thread t1([&] { for (std::size_t i = 0; i < sentences.size(); ++i) a[i] = model.encodeIds(sentences[i]); });
+  std::thread t2([&] { for (std::size_t i = sentences.size(); i-- > 0;) b[i] = model.encodeIds(sentences[i]); });
+  t1.join();
+  t2.join();
+  CHECK(a == expected);
+  CHECK(b == expected);
+}

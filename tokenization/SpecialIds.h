@@ -1,0 +1,14 @@
+#pragma once
+
+namespace nmt {
+
+// Ids reserved in every BPE model the toolkit trains, so that models, batches and decoders
+// agree without looking them up.
+struct SpecialIds {
+  static constexpr int kPad = 0;  // padding, never produced by encode
+  static constexpr int kUnk = 1;  // any character the model has not seen
+  static constexpr int kBos = 2;  // beginning of sentence: first decoder input
+  static constexpr int kEos = 3;  // end of sentence: appended to sources and targets
+};
+
+}  // namespace nmt
