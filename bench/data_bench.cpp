@@ -1,0 +1,89 @@
+// Prints the data pipeline's figures on a parallel corpus: BPE training time, encoding
+// throughput, and the padding of length-bucketed against fixed-size batches.
+//   nmt-bench-data --data ../shared/data/multi30k [--src de --tgt en --vocab-size 8000 --batch-tokens 4096]
+#include "common/AppMain.h"
+#include "data/EncodedCorpus.h"
+#include "data/LengthBucketBatcher.h"
+#include "data/ParallelCorpus.h"
+#include "tokenization/BpeModel.h"
+#include "tokenization/BpeTrainer.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+namespace po = boost::program_options;
+using namespace nmt;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<ExampleLength> rowLengths(const std::vector<EncodedPair>& pairs) {
+  std::vector<ExampleLength> out;
+  for (const auto& p : pairs) out.push_back({p.source.size() + 1, p.target.size() + 2});
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  return app::runMain("nmt-bench-data", [&] {
+    std::string data, src, tgt;
+    int vocab;
+    std::size_t batchTokens;
+    po::options_description desc("Benchmark options");
+    desc.add_options()
+        ("data", po::value(&data)->required(), "folder with train.SRC and train.TGT")
+        ("src", po::value(&src)->default_value("de"), "source language suffix")
+        ("tgt", po::value(&tgt)->default_value("en"), "target language suffix")
+        ("vocab-size", po::value(&vocab)->default_value(8000), "joint BPE vocabulary")
+        ("batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch");
+    po::variables_map vm;
+    if (!app::parseCommandLine("nmt-bench-data", "nmt-bench-data --data DIR", argc, argv, desc, {}, vm)) return 0;
+
+    const std::string srcFile = data + "/train." + src, tgtFile = data + "/train." + tgt;
+    char tmpl[] = "/tmp/nmt-bench-XXXXXX";
+    const std::string dir = mkdtemp(tmpl);
+
+    auto start = std::chrono::steady_clock::now();
+    const auto corpus = ParallelCorpus::fromFiles(srcFile, tgtFile);
+    fmt::print("corpus: {} pairs read and validated in {:.2f} s\n", corpus.pairs().size(), secondsSince(start));
+
+    BpeTrainOptions opts;
+    opts.inputs = {srcFile, tgtFile};
+    opts.modelPrefix = dir + "/bpe";
+    opts.vocabSize = vocab;
+    start = std::chrono::steady_clock::now();
+    trainBpeModel(opts);
+    fmt::print("BPE training: {} pieces on {}+{} ({} lines) in {:.1f} s\n", vocab, src, tgt,
+               2 * corpus.pairs().size(), secondsSince(start));
+
+    const BpeModel bpe(opts.modelPrefix + ".model");
+    for (unsigned threads : {1u, 2u}) {
+      start = std::chrono::steady_clock::now();
+      const auto encoded = encodeCorpus(corpus, bpe, bpe, 0, threads);
+      const double s = secondsSince(start);
+      fmt::print("BPE encoding ({} thread{}): {:.0f} sentences/s ({} sentences in {:.2f} s)\n", threads,
+                 threads > 1 ? "s" : "", 2.0 * encoded.pairs.size() / s, 2 * encoded.pairs.size(), s);
+    }
+
+    const auto encoded = encodeCorpus(corpus, bpe, bpe, 0, 2);
+    const auto lengths = rowLengths(encoded.pairs);
+    LengthBucketBatcher batcher(lengths, {batchTokens, 0, 1, true});
+    const auto bucketed = batcher.epoch(0);
+    const auto bucketStats = measurePadding(lengths, bucketed);
+    const std::size_t meanBatch = (encoded.pairs.size() + bucketed.size() - 1) / bucketed.size();
+    const auto fixedStats = measurePadding(lengths, fixedSizeBatches(lengths.size(), meanBatch));
+    fmt::print("padding, length-bucketed (--batch-tokens {}): {:.1f}% of cells ({} batches, {} sentences/batch on average)\n",
+               batchTokens, 100.0 * bucketStats.paddingRatio(), bucketed.size(), meanBatch);
+    fmt::print("padding, fixed-size batches of {} in corpus order: {:.1f}% of cells\n", meanBatch,
+               100.0 * fixedStats.paddingRatio());
+    std::filesystem::remove_all(dir);
+    return 0;
+  });
+}
