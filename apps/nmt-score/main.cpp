@@ -1,0 +1,108 @@
+// nmt-score: corpus BLEU and chrF of a translation against references, as sacreBLEU computes them.
+#include "common/AppMain.h"
+#include "eval/Bleu.h"
+#include "eval/Chrf.h"
+#include "util/InputError.h"
+#include "util/TextLineReader.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+using namespace nmt;
+
+namespace {
+
+constexpr const char* kProgram = "nmt-score";
+
+std::vector<std::string> readLines(const std::string& path) {
+  std::unique_ptr<TextLineReader> reader =
+      path == "-" ? std::make_unique<TextLineReader>(std::cin, "<stdin>") : std::make_unique<TextLineReader>(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (reader->next(line)) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> splitMetrics(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string name = list.substr(start, end - start);
+    if (name != "bleu" && name != "chrf")
+      throw po::error("the argument ('" + list + "') for option '--metrics' is invalid: expected bleu, chrf or both");
+    out.push_back(name);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string jsonBleu(const BleuScore& s, bool lowercase) {
+  return fmt::format(
+      "{{\"name\": \"BLEU\", \"score\": {:.2f}, \"precisions\": [{:.1f}, {:.1f}, {:.1f}, {:.1f}], \"bp\": {:.3f}, "
+      "\"ratio\": {:.3f}, \"hyp_len\": {}, \"ref_len\": {}, \"tokenize\": \"13a\", \"smooth\": \"exp\", "
+      "\"lowercase\": {}}}",
+      s.score, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevityPenalty, s.ratio,
+      s.hypLength, s.refLength, lowercase);
+}
+
+std::string jsonChrf(const ChrfScore& s, bool lowercase) {
+  return fmt::format("{{\"name\": \"chrF{}\", \"score\": {:.2f}, \"char_order\": 6, \"beta\": {}, \"lowercase\": {}}}",
+                     s.beta, s.score, s.beta, lowercase);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  return app::runMain(kProgram, [&] {
+    std::vector<std::string> refPaths;
+    std::string hypPath, metricList;
+    po::options_description desc("Scoring options");
+    desc.add_options()
+        ("ref,r", po::value(&refPaths)->multitoken()->required(), "reference file(s), line-aligned with --hyp")
+        ("hyp,i", po::value(&hypPath)->default_value("-"), "translations to score, one a line ('-': stdin)")
+        ("lowercase,l", "compare case-insensitively (Unicode lowercase)")
+        ("metrics,m", po::value(&metricList)->default_value("bleu,chrf"), "bleu, chrf, or both comma-separated")
+        ("json", "print the figures as JSON");
+    po::variables_map vm;
+    if (!app::parseCommandLine(kProgram, "nmt-score --ref REF [REF...] [--hyp HYP] [--lowercase] [--json]", argc,
+                               argv, desc, {}, vm))
+      return int(app::kExitOk);
+    const auto metrics = splitMetrics(metricList);
+    const bool lowercase = vm.count("lowercase") > 0;
+
+    const auto hyps = readLines(hypPath);
+    std::vector<std::vector<std::string>> refs;
+    for (const auto& path : refPaths) {
+      refs.push_back(readLines(path));
+      if (refs.back().size() != hyps.size())
+        throw InputError(fmt::format("{} has {} lines but {} has {}; hypotheses and references must be line-aligned",
+                                     hypPath == "-" ? "<stdin>" : hypPath, hyps.size(), path, refs.back().size()));
+    }
+
+    std::vector<std::string> plain, json;
+    for (const auto& metric : metrics) {
+      if (metric == "bleu") {
+        const auto score = corpusBleu(hyps, refs, {lowercase, false});
+        plain.push_back(score.format());
+        json.push_back(jsonBleu(score, lowercase));
+      } else {
+        const auto score = corpusChrf(hyps, refs, {2, 6, lowercase});
+        plain.push_back(score.format());
+        json.push_back(jsonChrf(score, lowercase));
+      }
+    }
+    if (vm.count("json"))
+      fmt::print("[\n  {}\n]\n", fmt::join(json, ",\n  "));
+    else
+      fmt::print("{}\n", fmt::join(plain, "\n"));
+    return int(app::kExitOk);
+  });
+}
