@@ -139,3 +139,9 @@ TEST_CASE("mismatched streams are an error") {
   CHECK_THROWS_AS(corpusBleu({"a", "b"}, {{"a"}}), std::invalid_argument);
   CHECK_THROWS_AS(corpusChrf({"a"}, {{"a", "b"}}), std::invalid_argument);
 }
+
+TEST_CASE("chrF2 matches the value sacreBLEU gives in the Hugging Face metric card") {
+  const auto s = corpusChrf({"The relationship between Obama and Netanyahu is not exactly friendly."},
+                            {{"The ties between Obama and Netanyahu are not particularly friendly."}});
+  CHECK(std::abs(s.score - 61.576379378113785) < 1e-9);
+}
