@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/BahdanauAttention.h"
+#include "model/EncoderOutput.h"
+#include "model/ModelConfig.h"
+
+#include <torch/torch.h>
+
+namespace nmt {
+
+// The encoder side as every decoder step reads it; keys are projected once per batch.
+struct DecoderMemory {
+  torch::Tensor values;         // [B, S, D] encoder outputs
+  torch::Tensor projectedKeys;  // [B, S, A] = U * values
+  torch::Tensor mask;           // [B, S] bool
+};
+
+struct DecoderStep {
+  torch::Tensor logProbs;   // [B, V]
+  RecurrentState state;     // after this step
+  torch::Tensor attention;  // [B, S]
+};
+
+struct DecoderOutput {
+  torch::Tensor logProbs;   // [B, T, V]
+  torch::Tensor attention;  // [B, T, S]
+  torch::Tensor inputs;     // [B, T] the tokens actually fed at each step
+};
+
+// Bahdanau attention decoder: the cell (GRU or LSTM) reads [embedding; context], with the
+// previous top-layer hidden state as the attention query; the output layer reads
+// [hidden; context; embedding].
+class AttentionDecoderImpl : public torch::nn::Module {
+ public:
+  AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize);
+
+  DecoderMemory prepare(const EncoderOutput& encoded);
+
+  // One step for decoding: previousTokens [B] int64.
+  DecoderStep step(const torch::Tensor& previousTokens, const RecurrentState& state, const DecoderMemory& memory);
+
+  // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
+  // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per
+  // step from LibTorch's CPU generator), otherwise the model's own previous argmax.
+  DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
+
+  torch::nn::Embedding& embedding() { return embedding_; }
+
+ private:
+  // cell step without the output layer: (hidden [B, H], context [B, D], embedded [B, E], weights, new state)
+  std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> advance(
+      const torch::Tensor& tokens, const RecurrentState& state, const DecoderMemory& memory);
+  torch::Tensor logits(const torch::Tensor& hidden, const torch::Tensor& context, const torch::Tensor& embedded);
+
+  ModelConfig config_;
+  torch::nn::Embedding embedding_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+  BahdanauAttention attention_{nullptr};
+  torch::nn::GRU gru_{nullptr};
+  torch::nn::LSTM lstm_{nullptr};
+  torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
+};
+TORCH_MODULE(AttentionDecoder);
+
+}  // namespace nmt

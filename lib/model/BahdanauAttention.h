@@ -1,0 +1,28 @@
+#pragma once
+
+#include <torch/torch.h>
+
+namespace nmt {
+
+// Additive attention: score(q, k_j) = v^T tanh(W q + U k_j), softmax over the source with
+// padded positions masked out (their weights are exactly 0). U k depends only on the encoder
+// outputs, so projectKeys runs once per batch and every decoder step reuses it.
+class BahdanauAttentionImpl : public torch::nn::Module {
+ public:
+  BahdanauAttentionImpl(int64_t querySize, int64_t keySize, int64_t attentionSize);
+
+  torch::Tensor projectKeys(const torch::Tensor& keys);  // [B, S, K] -> [B, S, A]
+
+  // query [B, Q], projectedKeys [B, S, A], values [B, S, K], mask [B, S] bool
+  // -> (context [B, K], weights [B, S])
+  std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor& query, const torch::Tensor& projectedKeys,
+                                                   const torch::Tensor& values, const torch::Tensor& mask);
+
+ private:
+  torch::nn::Linear queryProjection_{nullptr};  // W
+  torch::nn::Linear keyProjection_{nullptr};    // U
+  torch::nn::Linear energy_{nullptr};           // v
+};
+TORCH_MODULE(BahdanauAttention);
+
+}  // namespace nmt

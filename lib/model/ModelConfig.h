@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// Hyper-parameters that fix a model's shape; saved with the weights.
+struct ModelConfig {
+  std::string encoder = "rnn";     // "rnn" or "transformer"
+  std::string cell = "gru";        // recurrent cell of the RNN encoder and of the decoder: "gru" or "lstm"
+  int64_t sourceVocab = 8000;      // BPE pieces on the source side
+  int64_t targetVocab = 8000;      // BPE pieces on the target side
+  int64_t embeddingSize = 256;     // token embeddings (and d_model of the Transformer encoder)
+  int64_t hiddenSize = 512;        // RNN states per direction, decoder state, attention size
+  int64_t layers = 1;              // encoder and decoder layers
+  bool bidirectional = true;       // RNN encoder reads both ways
+  int64_t heads = 4;               // Transformer attention heads
+  int64_t feedForwardSize = 1024;  // Transformer position-wise feed-forward width
+  double dropout = 0.3;            // on embeddings, between layers, before the output layer
+  bool tieTargetEmbeddings = false;  // output layer reuses the target embedding matrix
+
+  // "key=value" lines, and back; fromText throws InputError on unknown keys or bad values.
+  std::string toText() const;
+  static ModelConfig fromText(const std::string& text);
+  // Throws InputError naming the first inconsistent value.
+  void validate() const;
+  // Human-readable differences ("hiddenSize: 512 -> 256"), empty when the shapes agree.
+  std::vector<std::string> architectureDifferences(const ModelConfig& other) const;
+};
+
+}  // namespace nmt

@@ -1,0 +1,68 @@
+#include "model/RnnEncoder.h"
+
+#include "tokenization/SpecialIds.h"
+
+namespace nmt {
+
+namespace rnn = torch::nn::utils::rnn;
+
+RnnEncoderImpl::RnnEncoderImpl(const ModelConfig& config)
+    : config_(config), outputSize_(config.hiddenSize * (config.bidirectional ? 2 : 1)) {
+  embedding_ = register_module(
+      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.sourceVocab, config.embeddingSize)
+                                            .padding_idx(SpecialIds::kPad)));
+  dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
+  const double between = config.layers > 1 ? config.dropout : 0.0;
+  if (config.cell == "gru") {
+    gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(config.embeddingSize, config.hiddenSize)
+                                                     .num_layers(config.layers)
+                                                     .bidirectional(config.bidirectional)
+                                                     .batch_first(true)
+                                                     .dropout(between)));
+  } else {
+    lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(config.embeddingSize, config.hiddenSize)
+                                                       .num_layers(config.layers)
+                                                       .bidirectional(config.bidirectional)
+                                                       .batch_first(true)
+                                                       .dropout(between)));
+    bridgeC_ = register_module("bridge_c", torch::nn::Linear(outputSize_, config.hiddenSize));
+  }
+  bridgeH_ = register_module("bridge_h", torch::nn::Linear(outputSize_, config.hiddenSize));
+}
+
+RecurrentState RnnEncoderImpl::bridge(const torch::Tensor& h, const torch::Tensor& c) {
+  // [layers * dirs, B, H] -> [layers, B, dirs * H]: each layer's final forward and backward states side by side.
+  const int64_t dirs = config_.bidirectional ? 2 : 1;
+  auto join = [&](const torch::Tensor& s) {
+    const int64_t batch = s.size(1);
+    return s.view({config_.layers, dirs, batch, config_.hiddenSize}).permute({0, 2, 1, 3}).reshape(
+        {config_.layers, batch, dirs * config_.hiddenSize});
+  };
+  RecurrentState state;
+  state.h = torch::tanh(bridgeH_(join(h)));
+  if (c.defined()) state.c = torch::tanh(bridgeC_(join(c)));
+  return state;
+}
+
+EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
+                                      const torch::Tensor& mask) {
+  const auto embedded = dropout_(embedding_(source));
+  const auto packed = rnn::pack_padded_sequence(embedded, lengths.cpu(), /*batch_first=*/true, /*enforce_sorted=*/false);
+  torch::Tensor h, c, outputs;
+  auto unpack = [&](const rnn::PackedSequence& packedOut) {
+    return std::get<0>(
+        rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, /*padding_value=*/0.0, /*total_length=*/source.size(1)));
+  };
+  if (gru_) {
+    auto [packedOut, last] = gru_->forward_with_packed_input(packed);
+    outputs = unpack(packedOut);
+    h = last;
+  } else {
+    auto [packedOut, last] = lstm_->forward_with_packed_input(packed);
+    outputs = unpack(packedOut);
+    std::tie(h, c) = last;
+  }
+  return {dropout_(outputs), mask, bridge(h, c)};
+}
+
+}  // namespace nmt

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "model/EncoderOutput.h"
+#include "model/ModelConfig.h"
+
+#include <torch/torch.h>
+
+namespace nmt {
+
+// Embedding -> dropout -> (bi)GRU/LSTM over packed sequences, so padding never enters the
+// recurrence. The bridge (linear + tanh over each layer's final forward and backward states)
+// gives the decoder's initial state.
+class RnnEncoderImpl : public torch::nn::Module {
+ public:
+  explicit RnnEncoderImpl(const ModelConfig& config);
+
+  // source [B, S] int64, lengths [B] int64 on the CPU, mask [B, S] bool.
+  EncoderOutput forward(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
+
+  int64_t outputSize() const { return outputSize_; }
+
+ private:
+  RecurrentState bridge(const torch::Tensor& h, const torch::Tensor& c);
+
+  ModelConfig config_;
+  int64_t outputSize_;
+  torch::nn::Embedding embedding_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+  torch::nn::GRU gru_{nullptr};
+  torch::nn::LSTM lstm_{nullptr};
+  torch::nn::Linear bridgeH_{nullptr};
+  torch::nn::Linear bridgeC_{nullptr};
+};
+TORCH_MODULE(RnnEncoder);
+
+}  // namespace nmt

@@ -1,0 +1,105 @@
+#include "model/Seq2Seq.h"
+
+#include "tokenization/SpecialIds.h"
+#include "util/InputError.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace nmt {
+
+Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
+  config_.validate();
+  if (config_.encoder != "rnn")
+    throw InputError("encoder '" + config_.encoder + "' is not available yet; use encoder rnn");
+  rnnEncoder_ = register_module("encoder", RnnEncoder(config_));
+  decoder_ = register_module("decoder", AttentionDecoder(config_, rnnEncoder_->outputSize()));
+}
+
+EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask) {
+  return rnnEncoder_(source, lengths, mask);
+}
+
+DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
+  const auto encoded = encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  const auto input = batch.target.narrow(1, 0, batch.target.size(1) - 1);
+  return decoder_(input, encoded, teacherForcingRatio);
+}
+
+int64_t Seq2SeqImpl::parameterCount() const {
+  int64_t n = 0;
+  for (const auto& p : parameters()) n += p.numel();
+  return n;
+}
+
+void Seq2SeqImpl::initialize() {
+  torch::NoGradGuard noGrad;
+  for (auto& named : named_parameters()) {
+    const std::string& name = named.key();
+    auto& p = named.value();
+    if (name.find("embedding") != std::string::npos) {
+      p.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(p.size(1))));
+      p[SpecialIds::kPad].zero_();
+    } else if (name.find("bias") != std::string::npos) {
+      p.zero_();
+    } else if (name.find("weight_hh") != std::string::npos) {
+      // one orthogonal block per gate
+      for (auto& block : p.chunk(p.size(0) / p.size(1), 0)) torch::nn::init::orthogonal_(block);
+    } else if (p.dim() >= 2) {
+      torch::nn::init::xavier_uniform_(p);
+    }
+  }
+}
+
+namespace {
+
+std::string archiveKey(std::string name) {
+  for (auto& c : name)
+    if (c == '.') c = '/';
+  return name;
+}
+
+}  // namespace
+
+void saveModel(Seq2Seq& model, const std::string& path) {
+  torch::serialize::OutputArchive archive;
+  archive.write("config", c10::IValue(model->config().toText()));
+  for (const auto& p : model->named_parameters()) archive.write(archiveKey(p.key()), p.value().detach().cpu());
+  const std::string tmp = path + ".tmp";
+  archive.save_to(tmp);
+  std::filesystem::rename(tmp, path);
+}
+
+Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
+  if (!std::filesystem::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path, torch::kCPU);
+  } catch (const c10::Error&) {
+    throw InputError("cannot load model " + path + ": not a model file or corrupt");
+  }
+  c10::IValue configValue;
+  if (!archive.try_read("config", configValue) || !configValue.isString())
+    throw InputError("cannot load model " + path + ": it holds no model config");
+  ModelConfig config;
+  try {
+    config = ModelConfig::fromText(configValue.toStringRef());
+  } catch (const InputError& e) {
+    throw InputError("cannot load model " + path + ": " + e.what());
+  }
+  Seq2Seq model(config);
+  torch::NoGradGuard noGrad;
+  for (auto& p : model->named_parameters()) {
+    torch::Tensor saved;
+    if (!archive.try_read(archiveKey(p.key()), saved))
+      throw InputError("cannot load model " + path + ": weights for " + p.key() + " are missing");
+    if (saved.sizes() != p.value().sizes())
+      throw InputError("cannot load model " + path + ": " + p.key() + " has shape " + c10::str(saved.sizes()) +
+                       " but the config needs " + c10::str(p.value().sizes()));
+    p.value().copy_(saved);
+  }
+  model->to(device);
+  return model;
+}
+
+}  // namespace nmt

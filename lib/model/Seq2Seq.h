@@ -1,0 +1,45 @@
+#pragma once
+
+#include "data/Batch.h"
+#include "model/AttentionDecoder.h"
+#include "model/ModelConfig.h"
+#include "model/RnnEncoder.h"
+
+#include <torch/torch.h>
+
+#include <string>
+
+namespace nmt {
+
+// Encoder (RNN; the Transformer variant is declared in ModelConfig but not built yet) composed
+// with the Bahdanau attention decoder, built from a ModelConfig.
+class Seq2SeqImpl : public torch::nn::Module {
+ public:
+  explicit Seq2SeqImpl(const ModelConfig& config);
+
+  EncoderOutput encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
+  // Teacher-forced pass over a batch: feeds target[:, :-1], predicts target[:, 1:].
+  DecoderOutput forward(const Batch& batch, double teacherForcingRatio = 1.0);
+
+  AttentionDecoder& decoder() { return decoder_; }
+  const ModelConfig& config() const { return config_; }
+  int64_t parameterCount() const;
+
+  // Xavier-uniform matrices, orthogonal recurrent matrices, zero biases, N(0, 1/sqrt(E))
+  // embeddings with a zero padding row. Draws from LibTorch's generator (seed it first).
+  void initialize();
+
+ private:
+  ModelConfig config_;
+  RnnEncoder rnnEncoder_{nullptr};
+  AttentionDecoder decoder_{nullptr};
+};
+TORCH_MODULE(Seq2Seq);
+
+// Writes the config and weights to `path` atomically (temporary file, then rename).
+void saveModel(Seq2Seq& model, const std::string& path);
+// Reads a model saved by saveModel onto `device`; throws InputError naming the file when it
+// is missing, corrupt, or its weights do not fit its config.
+Seq2Seq loadModel(const std::string& path, const c10::Device& device);
+
+}  // namespace nmt
