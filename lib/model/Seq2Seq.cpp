@@ -10,14 +10,19 @@ namespace nmt {
 
 Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
   config_.validate();
-  if (config_.encoder != "rnn")
-    throw InputError("encoder '" + config_.encoder + "' is not available yet; use encoder rnn");
-  rnnEncoder_ = register_module("encoder", RnnEncoder(config_));
-  decoder_ = register_module("decoder", AttentionDecoder(config_, rnnEncoder_->outputSize()));
+  int64_t encoderOutputSize = 0;
+  if (config_.encoder == "rnn") {
+    rnnEncoder_ = register_module("encoder", RnnEncoder(config_));
+    encoderOutputSize = rnnEncoder_->outputSize();
+  } else {
+    transformerEncoder_ = register_module("encoder", TransformerEncoder(config_));
+    encoderOutputSize = transformerEncoder_->outputSize();
+  }
+  decoder_ = register_module("decoder", AttentionDecoder(config_, encoderOutputSize));
 }
 
 EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask) {
-  return rnnEncoder_(source, lengths, mask);
+  return rnnEncoder_ ? rnnEncoder_(source, lengths, mask) : transformerEncoder_(source, lengths, mask);
 }
 
 DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
@@ -40,6 +45,8 @@ void Seq2SeqImpl::initialize() {
     if (name.find("embedding") != std::string::npos) {
       p.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(p.size(1))));
       p[SpecialIds::kPad].zero_();
+    } else if (name.find("norm") != std::string::npos) {
+      name.find("bias") != std::string::npos ? p.zero_() : p.fill_(1.0);  // LayerNorm: identity
     } else if (name.find("bias") != std::string::npos) {
       p.zero_();
     } else if (name.find("weight_hh") != std::string::npos) {

@@ -4,6 +4,7 @@
 #include "model/AttentionDecoder.h"
 #include "model/ModelConfig.h"
 #include "model/RnnEncoder.h"
+#include "model/TransformerEncoder.h"
 
 #include <torch/torch.h>
 
@@ -11,8 +12,8 @@
 
 namespace nmt {
 
-// Encoder (RNN; the Transformer variant is declared in ModelConfig but not built yet) composed
-// with the Bahdanau attention decoder, built from a ModelConfig.
+// An encoder (RNN or Transformer, by config.encoder) composed with the Bahdanau attention
+// decoder, built from a ModelConfig.
 class Seq2SeqImpl : public torch::nn::Module {
  public:
   explicit Seq2SeqImpl(const ModelConfig& config);
@@ -22,6 +23,8 @@ class Seq2SeqImpl : public torch::nn::Module {
   DecoderOutput forward(const Batch& batch, double teacherForcingRatio = 1.0);
 
   AttentionDecoder& decoder() { return decoder_; }
+  // The Transformer encoder, for reading its self-attention; null for the RNN encoder.
+  TransformerEncoder& transformerEncoder() { return transformerEncoder_; }
   const ModelConfig& config() const { return config_; }
   int64_t parameterCount() const;
 
@@ -32,6 +35,7 @@ class Seq2SeqImpl : public torch::nn::Module {
  private:
   ModelConfig config_;
   RnnEncoder rnnEncoder_{nullptr};
+  TransformerEncoder transformerEncoder_{nullptr};
   AttentionDecoder decoder_{nullptr};
 };
 TORCH_MODULE(Seq2Seq);

@@ -16,8 +16,12 @@ using nmt::test::errorOf;
 
 namespace {
 
-ModelConfig smallConfig(const std::string& cell, bool bidirectional = true, int64_t layers = 1) {
+ModelConfig smallConfig(const std::string& cell, bool bidirectional = true, int64_t layers = 1,
+                        const std::string& encoder = "rnn") {
   ModelConfig c;
+  c.encoder = encoder;
+  c.heads = 2;
+  c.feedForwardSize = 16;
   c.cell = cell;
   c.sourceVocab = 20;
   c.targetVocab = 22;
@@ -37,18 +41,21 @@ std::vector<EncodedPair> somePairs() {
 
 }  // namespace
 
-TEST_CASE("output shapes for both cells, batch sizes 1 and 3") {
+TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3") {
+  for (const std::string encoder : {"rnn", "transformer"}) {
   for (const std::string cell : {"gru", "lstm"}) {
     for (bool bidirectional : {true, false}) {
+      if (encoder == "transformer" && !bidirectional) continue;
       torch::manual_seed(1);
-      Seq2Seq model(smallConfig(cell, bidirectional, 2));
+      Seq2Seq model(smallConfig(cell, bidirectional, 2, encoder));
       model->initialize();
       const auto pairs = somePairs();
       for (std::vector<std::size_t> rows : {std::vector<std::size_t>{0}, std::vector<std::size_t>{0, 1, 2}}) {
         const Batch batch = makeBatch(pairs, rows, kCpu);
         const int64_t B = rows.size(), S = batch.source.size(1), T = batch.target.size(1) - 1;
         const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-        CHECK(encoded.outputs.sizes() == torch::IntArrayRef({B, S, bidirectional ? 24 : 12}));
+        const int64_t D = encoder == "transformer" ? 8 : (bidirectional ? 24 : 12);
+        CHECK(encoded.outputs.sizes() == torch::IntArrayRef({B, S, D}));
         CHECK(encoded.initialState.h.sizes() == torch::IntArrayRef({2, B, 12}));
         CHECK(encoded.initialState.c.defined() == (cell == "lstm"));
         const auto out = model->forward(batch);
@@ -63,6 +70,7 @@ TEST_CASE("output shapes for both cells, batch sizes 1 and 3") {
         CHECK(torch::allclose(out.logProbs.exp().sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
       }
     }
+  }
   }
 }
 
@@ -96,9 +104,11 @@ TEST_CASE("Bahdanau attention equals a hand computation") {
 }
 
 TEST_CASE("padding invariance: a sentence alone and in a padded batch gets the same log-probabilities") {
+  for (const std::string encoder : {"rnn", "transformer"})
   for (const std::string cell : {"gru", "lstm"}) {
+    INFO(encoder, " ", cell);
     torch::manual_seed(3);
-    Seq2Seq model(smallConfig(cell, true, 2));
+    Seq2Seq model(smallConfig(cell, true, 2, encoder));
     model->initialize();
     model->eval();
     const auto pairs = somePairs();
@@ -133,10 +143,11 @@ TEST_CASE("teacher forcing: ratio 1 feeds the gold tokens, ratio 0 the model's o
 }
 
 TEST_CASE("gradients reach every parameter") {
+  for (const std::string encoder : {"rnn", "transformer"})
   for (const std::string cell : {"gru", "lstm"}) {
     for (bool tied : {false, true}) {
       torch::manual_seed(5);
-      auto config = smallConfig(cell, true, 2);
+      auto config = smallConfig(cell, true, 2, encoder);
       config.tieTargetEmbeddings = tied;
       Seq2Seq model(config);
       model->initialize();
@@ -147,7 +158,7 @@ TEST_CASE("gradients reach every parameter") {
                                       torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad))
           .backward();
       for (const auto& p : model->named_parameters()) {
-        INFO(cell, " tied=", tied, " ", p.key());
+        INFO(encoder, " ", cell, " tied=", tied, " ", p.key());
         REQUIRE(p.value().grad().defined());
         CHECK(p.value().grad().abs().sum().item<double>() > 0.0);
       }
@@ -155,10 +166,13 @@ TEST_CASE("gradients reach every parameter") {
   }
 }
 
-TEST_CASE("a small model learns to reverse sequences") {
-  for (const std::string cell : {"gru", "lstm"}) {
+TEST_CASE("a small model of each encoder learns to reverse sequences") {
+  for (const auto& [encoder, cell] : std::vector<std::pair<std::string, std::string>>{
+           {"rnn", "gru"}, {"rnn", "lstm"}, {"transformer", "gru"}}) {
     torch::manual_seed(6);
-    ModelConfig config = smallConfig(cell);
+    ModelConfig config = smallConfig(cell, true, encoder == "transformer" ? 2 : 1, encoder);
+    config.heads = 4;
+    config.feedForwardSize = 64;
     config.sourceVocab = config.targetVocab = 14;
     config.embeddingSize = 32;
     config.hiddenSize = 64;
@@ -209,7 +223,8 @@ TEST_CASE("a small model learns to reverse sequences") {
       total += real.sum().item<int64_t>();
     }
     const double accuracy = static_cast<double>(correct) / total;
-    INFO(cell, " token accuracy ", accuracy);
+    INFO(encoder, " ", cell, " token accuracy ", accuracy);
+    MESSAGE(encoder, " ", cell, " reversal token accuracy ", accuracy);
     CHECK(accuracy >= 0.95);
   }
 }
@@ -266,4 +281,81 @@ TEST_CASE("model config round trip, validation and architecture differences") {
   d.hiddenSize = 64;
   d.dropout = 0.1;  // not architecture
   CHECK(c.architectureDifferences(d) == std::vector<std::string>{"hiddenSize: 12 -> 64"});
+}
+
+TEST_CASE("positional encoding matches known values") {
+  const auto pe = sinusoidalPositions(3, 4);
+  CHECK(pe[0][0].item<double>() == doctest::Approx(0.0));
+  CHECK(pe[0][1].item<double>() == doctest::Approx(1.0));
+  CHECK(pe[1][0].item<double>() == doctest::Approx(0.8415).epsilon(1e-4));  // sin 1
+  CHECK(pe[1][1].item<double>() == doctest::Approx(0.5403).epsilon(1e-4));  // cos 1
+  CHECK(pe[2][2].item<double>() == doctest::Approx(std::sin(2.0 / 100.0)).epsilon(1e-6));  // 10000^(2/4) = 100
+  CHECK(pe[2][3].item<double>() == doctest::Approx(std::cos(2.0 / 100.0)).epsilon(1e-6));
+}
+
+TEST_CASE("multi-head attention equals a hand computation") {
+  // d = 2, two heads of size 1, identity projections: head h attends with coordinate h alone.
+  MultiHeadAttention mha(2, 2);
+  torch::NoGradGuard noGrad;
+  for (auto* lin : {&mha->queryProjection, &mha->keyProjection, &mha->valueProjection, &mha->outputProjection}) {
+    (*lin)->weight.copy_(torch::eye(2));
+    (*lin)->bias.zero_();
+  }
+  const std::vector<std::array<double, 2>> x = {{1.0, 0.5}, {-1.0, 2.0}, {0.3, -0.7}};
+  auto input = torch::tensor({1.0f, 0.5f, -1.0f, 2.0f, 0.3f, -0.7f}).view({1, 3, 2});
+  const auto mask = torch::tensor({true, true, false}).view({1, 3});
+  auto [out, weights] = mha(input, input, input, mask);
+  for (int h = 0; h < 2; ++h)
+    for (int i = 0; i < 3; ++i) {
+      const double s0 = x[i][h] * x[0][h], s1 = x[i][h] * x[1][h];  // / sqrt(1)
+      const double w0 = std::exp(s0) / (std::exp(s0) + std::exp(s1));
+      CHECK(weights[0][h][i][0].item<double>() == doctest::Approx(w0).epsilon(1e-5));
+      CHECK(weights[0][h][i][2].item<double>() == 0.0);
+      CHECK(out[0][i][h].item<double>() == doctest::Approx(w0 * x[0][h] + (1 - w0) * x[1][h]).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("multi-head attention equals torch::nn::MultiheadAttention with copied weights") {
+  torch::manual_seed(9);
+  const int64_t d = 8, H = 4, B = 3, S = 5;
+  MultiHeadAttention mine(d, H);
+  torch::nn::MultiheadAttention reference(torch::nn::MultiheadAttentionOptions(d, H));
+  torch::NoGradGuard noGrad;
+  auto inW = reference->in_proj_weight.chunk(3, 0);
+  auto inB = reference->in_proj_bias.chunk(3, 0);
+  mine->queryProjection->weight.copy_(inW[0]);
+  mine->keyProjection->weight.copy_(inW[1]);
+  mine->valueProjection->weight.copy_(inW[2]);
+  mine->queryProjection->bias.copy_(inB[0]);
+  mine->keyProjection->bias.copy_(inB[1]);
+  mine->valueProjection->bias.copy_(inB[2]);
+  mine->outputProjection->weight.copy_(reference->out_proj->weight);
+  mine->outputProjection->bias.copy_(reference->out_proj->bias);
+  const auto x = torch::randn({B, S, d});
+  const auto mask = torch::tensor({true, true, true, true, true, true, true, true, false, false, true, false, false,
+                                   false, false}).view({B, S});
+  auto [out, weights] = mine(x, x, x, mask);
+  const auto xs = x.transpose(0, 1);  // [S, B, d]
+  auto [refOut, refWeights] = reference(xs, xs, xs, /*key_padding_mask=*/mask.logical_not(), /*need_weights=*/true,
+                                        /*attn_mask=*/torch::Tensor(), /*average_attn_weights=*/false);
+  CHECK(torch::allclose(out, refOut.transpose(0, 1), 1e-5, 1e-6));
+  CHECK(torch::allclose(weights, refWeights, 1e-5, 1e-6));
+}
+
+TEST_CASE("the Transformer encoder exposes every layer's per-head self-attention") {
+  torch::manual_seed(10);
+  auto config = smallConfig("gru", true, 3, "transformer");
+  Seq2Seq model(config);
+  model->initialize();
+  model->eval();
+  model->transformerEncoder()->keepAttention(true);
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  const auto& layers = model->transformerEncoder()->selfAttention();
+  REQUIRE(layers.size() == 3);
+  const int64_t S = batch.source.size(1);
+  for (const auto& w : layers) {
+    CHECK(w.sizes() == torch::IntArrayRef({3, 2, S, S}));
+    CHECK(torch::allclose(w.sum(-1), torch::ones({3, 2, S}), 1e-5, 1e-5));
+  }
 }

@@ -1,0 +1,24 @@
+#include "model/PositionalEncoding.h"
+
+namespace nmt {
+
+torch::Tensor sinusoidalPositions(int64_t length, int64_t dim, const torch::TensorOptions& options) {
+  const auto opts = options.dtype(torch::kFloat64);
+  const auto position = torch::arange(length, opts).unsqueeze(1);                     // [L, 1]
+  const auto evenDims = torch::arange(0, dim, 2, opts);                                // 2i
+  const auto angle = position / torch::pow(10000.0, evenDims / static_cast<double>(dim));  // [L, ceil(d/2)]
+  auto table = torch::zeros({length, dim}, opts);
+  table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)}, torch::sin(angle));
+  table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
+                   torch::cos(angle).narrow(1, 0, dim / 2));
+  return table.to(options.has_dtype() ? options.dtype().toScalarType() : torch::kFloat32);
+}
+
+torch::Tensor PositionalEncodingImpl::forward(const torch::Tensor& x) {
+  const int64_t length = x.size(1);
+  if (!table_.defined() || table_.size(0) < length || table_.device() != x.device() || table_.dtype() != x.dtype())
+    table_ = sinusoidalPositions(std::max<int64_t>(length, 256), dim_, x.options());
+  return x + table_.narrow(0, 0, length).unsqueeze(0);
+}
+
+}  // namespace nmt

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <torch/torch.h>
+
+namespace nmt {
+
+// Sinusoidal positions: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)).
+torch::Tensor sinusoidalPositions(int64_t length, int64_t dim, const torch::TensorOptions& options = {});
+
+// Adds the encoding to [B, S, d] inputs; the table grows on demand and follows the input's device and dtype.
+class PositionalEncodingImpl : public torch::nn::Module {
+ public:
+  explicit PositionalEncodingImpl(int64_t dim) : dim_(dim) {}
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  int64_t dim_;
+  torch::Tensor table_;
+};
+TORCH_MODULE(PositionalEncoding);
+
+}  // namespace nmt

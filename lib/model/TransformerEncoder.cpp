@@ -1,0 +1,63 @@
+#include "model/TransformerEncoder.h"
+
+#include "tokenization/SpecialIds.h"
+
+#include <cmath>
+
+namespace nmt {
+
+TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout) {
+  selfAttention_ = register_module("self_attention", MultiHeadAttention(dim, heads, dropout));
+  attentionNorm_ = register_module("attention_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
+  feedForwardNorm_ = register_module("feed_forward_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
+  feedForwardIn_ = register_module("feed_forward_in", torch::nn::Linear(dim, feedForward));
+  feedForwardOut_ = register_module("feed_forward_out", torch::nn::Linear(feedForward, dim));
+  dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
+}
+
+std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(const torch::Tensor& x,
+                                                                              const torch::Tensor& mask) {
+  const auto normed = attentionNorm_(x);
+  auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
+  auto y = x + dropout_(attended);
+  y = y + dropout_(feedForwardOut_(dropout_(torch::relu(feedForwardIn_(feedForwardNorm_(y))))));
+  return {y, weights};
+}
+
+TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config) : config_(config) {
+  const int64_t d = config.embeddingSize;
+  embedding_ = register_module(
+      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.sourceVocab, d).padding_idx(SpecialIds::kPad)));
+  positions_ = register_module("positions", PositionalEncoding(d));
+  dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
+  layers_ = register_module("layers", torch::nn::ModuleList());
+  for (int64_t i = 0; i < config.layers; ++i)
+    layers_->push_back(TransformerEncoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
+  finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+  bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, config.layers * config.hiddenSize));
+  if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, config.layers * config.hiddenSize));
+}
+
+EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& /*lengths*/,
+                                              const torch::Tensor& mask) {
+  auto x = dropout_(positions_(embedding_(source) * std::sqrt(static_cast<double>(config_.embeddingSize))));
+  selfAttention_.clear();
+  for (const auto& layer : *layers_) {
+    auto [y, weights] = layer->as<TransformerEncoderLayer>()->forward(x, mask);
+    x = y;
+    if (keep_) selfAttention_.push_back(weights.detach());
+  }
+  const auto maskF = mask.unsqueeze(-1).to(x.dtype());
+  const auto outputs = finalNorm_(x) * maskF;  // zero at padded positions
+  const auto mean = outputs.sum(1) / maskF.sum(1).clamp_min(1.0);  // [B, d]
+  const int64_t B = source.size(0);
+  auto layered = [&](torch::nn::Linear& bridge) {
+    return torch::tanh(bridge(mean)).view({B, config_.layers, config_.hiddenSize}).transpose(0, 1).contiguous();
+  };
+  RecurrentState state;
+  state.h = layered(bridgeH_);
+  if (bridgeC_) state.c = layered(bridgeC_);
+  return {outputs, mask, state};
+}
+
+}  // namespace nmt

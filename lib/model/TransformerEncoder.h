@@ -1,0 +1,57 @@
+#pragma once
+
+#include "model/EncoderOutput.h"
+#include "model/ModelConfig.h"
+#include "model/MultiHeadAttention.h"
+#include "model/PositionalEncoding.h"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace nmt {
+
+// One pre-norm layer: x + Dropout(SelfAttention(LayerNorm(x))), then x + Dropout(FFN(LayerNorm(x))).
+// Pre-norm trains without warm-up tricks where post-norm stalls.
+class TransformerEncoderLayerImpl : public torch::nn::Module {
+ public:
+  TransformerEncoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout);
+  // x [B, S, d], mask [B, S] -> (x, self-attention weights [B, H, S, S])
+  std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x, const torch::Tensor& mask);
+
+ private:
+  MultiHeadAttention selfAttention_{nullptr};
+  torch::nn::LayerNorm attentionNorm_{nullptr}, feedForwardNorm_{nullptr};
+  torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(TransformerEncoderLayer);
+
+// Embedding * sqrt(d) + sinusoidal positions, N self-attention layers, a final LayerNorm. The
+// decoder's initial state comes from the masked mean of the outputs through a linear + tanh bridge.
+class TransformerEncoderImpl : public torch::nn::Module {
+ public:
+  explicit TransformerEncoderImpl(const ModelConfig& config);
+
+  // lengths is unused (masks carry the padding) but kept so both encoders share one signature.
+  EncoderOutput forward(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
+  // Each layer's per-head self-attention [B, H, S, S] from the last forward when keepAttention is on.
+  const std::vector<torch::Tensor>& selfAttention() const { return selfAttention_; }
+  void keepAttention(bool keep) { keep_ = keep; }
+
+  int64_t outputSize() const { return config_.embeddingSize; }
+
+ private:
+  ModelConfig config_;
+  torch::nn::Embedding embedding_{nullptr};
+  PositionalEncoding positions_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+  torch::nn::ModuleList layers_{nullptr};
+  torch::nn::LayerNorm finalNorm_{nullptr};
+  torch::nn::Linear bridgeH_{nullptr}, bridgeC_{nullptr};
+  bool keep_ = false;
+  std::vector<torch::Tensor> selfAttention_;
+};
+TORCH_MODULE(TransformerEncoder);
+
+}  // namespace nmt
