@@ -29,7 +29,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   "${SUDO[@]}" apt-get update || fail "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}" \
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y "${missing[@]}" \
     || fail "apt-get install failed for: ${missing[*]}"
 else
   echo "setup: all packages present"
