@@ -1,6 +1,7 @@
 #include "eval/Bleu.h"
 
 #include "eval/PythonText.h"
+#include "eval/ReferenceStreams.h"
 #include "eval/Tokenizer13a.h"
 
 #include <fmt/format.h>
@@ -127,11 +128,7 @@ BleuScore bleuFromStatistics(const BleuStats& stats, const BleuOptions& options)
 
 BleuScore corpusBleu(const std::vector<std::string>& hypotheses,
                      const std::vector<std::vector<std::string>>& references, const BleuOptions& options) {
-  if (references.empty()) throw std::invalid_argument("BLEU needs at least one reference stream");
-  for (const auto& stream : references)
-    if (stream.size() != hypotheses.size())
-      throw std::invalid_argument(fmt::format("{} hypotheses but a reference stream of {} lines", hypotheses.size(),
-                                              stream.size()));
+  checkReferenceStreams(hypotheses.size(), references);
   BleuStats total;
   std::vector<std::string> refs(references.size());
   for (std::size_t i = 0; i < hypotheses.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "eval/Chrf.h"
 
 #include "eval/PythonText.h"
+#include "eval/ReferenceStreams.h"
 
 #include <fmt/format.h>
 
@@ -67,11 +68,7 @@ double chrfFromStatistics(const std::vector<std::size_t>& stats, const ChrfOptio
 
 ChrfScore corpusChrf(const std::vector<std::string>& hypotheses,
                      const std::vector<std::vector<std::string>>& references, const ChrfOptions& options) {
-  if (references.empty()) throw std::invalid_argument("chrF needs at least one reference stream");
-  for (const auto& stream : references)
-    if (stream.size() != hypotheses.size())
-      throw std::invalid_argument(fmt::format("{} hypotheses but a reference stream of {} lines", hypotheses.size(),
-                                              stream.size()));
+  checkReferenceStreams(hypotheses.size(), references);
   std::vector<std::size_t> total(3 * options.charOrder, 0);
   for (std::size_t i = 0; i < hypotheses.size(); ++i) {
     const auto hyp = charNgrams(hypotheses[i], options);
