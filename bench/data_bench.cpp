@@ -23,12 +23,6 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::vector<ExampleLength> rowLengths(const std::vector<EncodedPair>& pairs) {
-  std::vector<ExampleLength> out;
-  for (const auto& p : pairs) out.push_back({p.source.size() + 1, p.target.size() + 2});
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -73,7 +67,7 @@ int main(int argc, char* argv[]) {
     }
 
     const auto encoded = encodeCorpus(corpus, bpe, bpe, 0, 2);
-    const auto lengths = rowLengths(encoded.pairs);
+    const auto lengths = batchLengths(encoded.pairs);
     LengthBucketBatcher batcher(lengths, {batchTokens, 0, 1, true});
     const auto bucketed = batcher.epoch(0);
     const auto bucketStats = measurePadding(lengths, bucketed);

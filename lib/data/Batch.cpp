@@ -8,13 +8,6 @@
 
 namespace nmt {
 
-std::vector<ExampleLength> batchLengths(const std::vector<EncodedPair>& pairs) {
-  std::vector<ExampleLength> out;
-  out.reserve(pairs.size());
-  for (const auto& p : pairs) out.push_back({p.source.size() + 1, p.target.size() + 2});
-  return out;
-}
-
 Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device) {
   std::stable_sort(examples.begin(), examples.end(),
                    [&](std::size_t a, std::size_t b) { return pairs[a].source.size() > pairs[b].source.size(); });

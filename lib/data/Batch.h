@@ -28,9 +28,6 @@ struct Batch {
   std::size_t size() const { return examples.size(); }
 };
 
-// Row lengths of each pair as LengthBucketBatcher should see them (with special tokens).
-std::vector<ExampleLength> batchLengths(const std::vector<EncodedPair>& pairs);
-
 // Collates the given examples into a Batch on `device`.
 Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device);
 

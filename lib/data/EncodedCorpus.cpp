@@ -8,6 +8,13 @@
 
 namespace nmt {
 
+std::vector<ExampleLength> batchLengths(const std::vector<EncodedPair>& pairs) {
+  std::vector<ExampleLength> out;
+  out.reserve(pairs.size());
+  for (const auto& p : pairs) out.push_back({p.source.size() + 1, p.target.size() + 2});
+  return out;
+}
+
 EncodedCorpus encodeCorpus(const ParallelCorpus& corpus, const BpeModel& sourceBpe, const BpeModel& targetBpe,
                            std::size_t maxLength, unsigned threads) {
   const auto& pairs = corpus.pairs();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/LengthBucketBatcher.h"
 #include "data/ParallelCorpus.h"
 
 #include <cstddef>
@@ -24,5 +25,9 @@ struct EncodedCorpus {
 // either side; maxLength 0 keeps everything. Encodes on `threads` threads; the order is kept.
 EncodedCorpus encodeCorpus(const ParallelCorpus& corpus, const BpeModel& sourceBpe, const BpeModel& targetBpe,
                            std::size_t maxLength, unsigned threads = 1);
+
+// Row lengths of each pair as it will sit in a Batch (source + </s>, <s> + target + </s>),
+// which is what LengthBucketBatcher groups by.
+std::vector<ExampleLength> batchLengths(const std::vector<EncodedPair>& pairs);
 
 }  // namespace nmt
