@@ -1,6 +1,7 @@
 #include "model/Seq2Seq.h"
 
 #include "tokenization/SpecialIds.h"
+#include "util/AtomicFile.h"
 #include "util/InputError.h"
 
 #include <cstdio>
@@ -68,23 +69,27 @@ std::string archiveKey(std::string name) {
 
 }  // namespace
 
-void saveModel(Seq2Seq& model, const std::string& path) {
-  torch::serialize::OutputArchive archive;
+void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model) {
   archive.write("config", c10::IValue(model->config().toText()));
   for (const auto& p : model->named_parameters()) archive.write(archiveKey(p.key()), p.value().detach().cpu());
-  const std::string tmp = path + ".tmp";
-  archive.save_to(tmp);
-  std::filesystem::rename(tmp, path);
 }
 
-Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
+void saveModel(Seq2Seq& model, const std::string& path) {
+  torch::serialize::OutputArchive archive;
+  writeModel(archive, model);
+  replaceFileAtomically(path, [&](const std::string& tmp) { archive.save_to(tmp); });
+}
+
+void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
   if (!std::filesystem::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
-  torch::serialize::InputArchive archive;
   try {
     archive.load_from(path, torch::kCPU);
   } catch (const c10::Error&) {
     throw InputError("cannot load model " + path + ": not a model file or corrupt");
   }
+}
+
+Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device) {
   c10::IValue configValue;
   if (!archive.try_read("config", configValue) || !configValue.isString())
     throw InputError("cannot load model " + path + ": it holds no model config");
@@ -107,6 +112,12 @@ Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
   }
   model->to(device);
   return model;
+}
+
+Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
+  torch::serialize::InputArchive archive;
+  openArchive(archive, path);
+  return readModel(archive, path, device);
 }
 
 }  // namespace nmt

@@ -40,8 +40,14 @@ class Seq2SeqImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Seq2Seq);
 
-// Writes the config and weights to `path` atomically (temporary file, then rename).
+// Writes the config and weights to `path` atomically (temporary file, flushed, then renamed).
 void saveModel(Seq2Seq& model, const std::string& path);
+// The config and weights into an archive that may hold more (a training checkpoint does).
+void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model);
+// Opens a file saved by saveModel or a checkpoint; InputError naming it when missing or corrupt.
+void openArchive(torch::serialize::InputArchive& archive, const std::string& path);
+// Rebuilds the model an archive holds; `path` names it in errors.
+Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device);
 // Reads a model saved by saveModel onto `device`; throws InputError naming the file when it
 // is missing, corrupt, or its weights do not fit its config.
 Seq2Seq loadModel(const std::string& path, const c10::Device& device);

@@ -1,0 +1,59 @@
+#include "common/OptionTable.h"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace nmt::app {
+
+std::string configValue(const std::string& v) { return v; }
+std::string configValue(bool v) { return v ? "true" : "false"; }
+std::string configValue(double v) { return fmt::format("{}", v); }
+
+void OptionTable::section(const std::string& title) { entries_.push_back({title, "", {}}); }
+
+void OptionTable::addFlag(const char* name, bool& field, const char* help) {
+  description_.add_options()(name, po::bool_switch(&field), help);
+}
+
+std::string OptionTable::configText() const {
+  std::string out;
+  for (const auto& e : entries_) {
+    if (!e.value) {
+      out += fmt::format("{}# --- {} ---\n", out.empty() ? "" : "\n", e.name);
+      continue;
+    }
+    out += fmt::format("# {}\n{} = {}\n", e.help, e.name, e.value());
+  }
+  return out;
+}
+
+void OptionTable::storeConfigFile(const std::string& path, po::variables_map& vm) const {
+  std::ifstream in(path);
+  if (!in) throw po::error("cannot open config file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto lineOf = [&](std::string name) -> std::string {
+    while (!name.empty() && name[0] == '-') name.erase(0, 1);
+    std::istringstream lines(text.str());
+    std::string line;
+    for (int n = 1; std::getline(lines, line); ++n) {
+      const auto start = line.find_first_not_of(" \t");
+      if (start != std::string::npos && line.compare(start, name.size(), name) == 0) return std::to_string(n);
+    }
+    return "?";
+  };
+  try {
+    std::istringstream stream(text.str());
+    po::store(po::parse_config_file(stream, description_, /*allow_unregistered=*/false), vm);
+  } catch (const po::error_with_option_name& e) {
+    throw po::error(fmt::format("{}:{}: {}", path, lineOf(e.get_option_name()), e.what()));
+  } catch (const po::error& e) {
+    throw po::error(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace nmt::app

@@ -1,0 +1,72 @@
+#include "decode/GreedySearch.h"
+
+#include "tokenization/SpecialIds.h"
+
+#include <limits>
+
+namespace nmt {
+
+std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
+                                     bool keepAttention) {
+  const int64_t rows = batch.source.size(0);
+  const auto device = batch.source.device();
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  auto& decoder = model->decoder();
+  const auto memory = decoder->prepare(encoded);
+
+  std::vector<int64_t> limit(rows);
+  int64_t longest = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    limit[r] = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
+    longest = std::max(longest, limit[r]);
+  }
+  // A row is done at </s>, or when the step count reaches its limit.
+  const auto limitTensor = torch::tensor(limit, torch::kInt64).to(device);
+
+  RecurrentState state = encoded.initialState;
+  auto previous = torch::full({rows}, SpecialIds::kBos, torch::TensorOptions().dtype(torch::kInt64).device(device));
+  auto done = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kBool).device(device));
+  auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
+  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, torch::kInt64).to(device);
+  std::vector<torch::Tensor> tokens, attention;
+  for (int64_t t = 0; t < longest; ++t) {
+    auto step = decoder->step(previous, state, memory);
+    state = step.state;
+    // never <pad> or <s>: they are not words (and an early model may rank them first)
+    step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+    auto [best, next] = step.logProbs.max(-1);
+    next = next.masked_fill(done, SpecialIds::kPad);
+    scores += best.to(torch::kFloat64).masked_fill(done, 0.0);
+    tokens.push_back(next);
+    if (keepAttention) attention.push_back(step.attention);
+    done = done | next.eq(SpecialIds::kEos) | limitTensor.le(t + 1);
+    previous = next;
+    if (done.all().item<bool>()) break;
+  }
+
+  const auto allTokens = torch::stack(tokens, 1).cpu();  // [B, steps]
+  const auto allScores = scores.cpu();
+  const auto allAttention = keepAttention ? torch::stack(attention, 1).to(torch::kCPU, torch::kFloat32) : torch::Tensor();
+  auto tok = allTokens.accessor<int64_t, 2>();
+  std::vector<Hypothesis> out(rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    auto& h = out[r];
+    int64_t steps = 0;
+    for (; steps < allTokens.size(1); ++steps) {
+      const auto id = tok[r][steps];
+      if (id == SpecialIds::kPad) break;
+      if (id == SpecialIds::kEos) {
+        h.finished = true;
+        ++steps;
+        break;
+      }
+      h.tokens.push_back(static_cast<int>(id));
+    }
+    h.score = allScores[r].item<double>();
+    if (keepAttention)
+      h.attention = allAttention[r].narrow(0, 0, steps).narrow(1, 0, batch.sourceLengths[r].item<int64_t>()).clone();
+  }
+  return out;
+}
+
+}  // namespace nmt

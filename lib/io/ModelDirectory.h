@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+
+namespace nmt {
+
+// The files of a model directory, which holds everything translation needs:
+//   config.ini      the effective training options (nmt-train --config reads it back)
+//   bpe.model       one joint BPE model, or source.model and target.model, one per side
+//   best.pt         weights with the best validation BLEU
+//   last.pt         the latest checkpoint: weights, optimizer, position, random state
+//   metrics.csv     one row per log interval and per validation
+class ModelDirectory {
+ public:
+  explicit ModelDirectory(std::string root);
+
+  const std::string& root() const { return root_; }
+  std::string config() const { return root_ + "/config.ini"; }
+  std::string jointBpe() const { return root_ + "/bpe.model"; }
+  std::string sourceBpe() const { return root_ + "/source.model"; }
+  std::string targetBpe() const { return root_ + "/target.model"; }
+  std::string best() const { return root_ + "/best.pt"; }
+  std::string last() const { return root_ + "/last.pt"; }
+  std::string metrics() const { return root_ + "/metrics.csv"; }
+
+  bool hasBpeModels() const;
+  // The BPE models to use, joint or per side; InputError naming the directory when absent.
+  std::string sourceBpeModel() const;
+  std::string targetBpeModel() const;
+  bool hasCheckpoint() const;
+
+ private:
+  std::string root_;
+};
+
+}  // namespace nmt

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace nmt {
+
+// Reports a long job: on a terminal, one live line redrawn in place (at most a few times a
+// second); otherwise plain log lines, one per call to log(). Messages always get a line.
+class Progress {
+ public:
+  explicit Progress(std::FILE* stream);
+
+  bool terminal() const { return terminal_; }
+  // The live status (terminal only; ignored otherwise).
+  void status(const std::string& line);
+  // A permanent line: clears the live status first.
+  void message(const std::string& line);
+
+ private:
+  std::FILE* stream_;
+  bool terminal_;
+  bool statusShown_ = false;
+  std::chrono::steady_clock::time_point lastDraw_{};
+};
+
+}  // namespace nmt

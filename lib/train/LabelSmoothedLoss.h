@@ -1,0 +1,18 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+namespace nmt {
+
+struct LossTerms {
+  at::Tensor loss;      // scalar: label-smoothed cross-entropy summed over real tokens (to optimize)
+  at::Tensor nll;       // scalar: plain negative log-likelihood summed over real tokens (to report)
+  int64_t tokens = 0;   // real (non-padding) gold tokens
+};
+
+// Cross-entropy against (1 - smoothing) on the gold token plus smoothing spread evenly over
+// the vocabulary; positions where gold is `ignoreIndex` (padding) count for nothing.
+// logProbs [B, T, V], gold [B, T].
+LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, double smoothing, int64_t ignoreIndex);
+
+}  // namespace nmt

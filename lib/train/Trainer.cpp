@@ -1,0 +1,222 @@
+#include "train/Trainer.h"
+
+#include "tokenization/SpecialIds.h"
+#include "train/Checkpoint.h"
+#include "train/LabelSmoothedLoss.h"
+#include "util/InputError.h"
+#include "util/StopSignal.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace nmt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string duration(double seconds) {
+  const auto s = static_cast<int64_t>(seconds);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s / 60) % 60);
+  return fmt::format("{}m{:02}s", s / 60, s % 60);
+}
+
+}  // namespace
+
+Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train,
+                 const Validator& validator, ModelDirectory directory, c10::Device device, Progress& progress)
+    : model_(std::move(model)),
+      options_(std::move(options)),
+      train_(train),
+      validator_(validator),
+      directory_(std::move(directory)),
+      device_(device),
+      progress_(progress),
+      optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr.lr))),
+      schedule_(options_.lr) {
+  if (train_.empty()) throw InputError("no training pairs left to train on");
+  if (options_.teacherForcing < 0.0 || options_.teacherForcing > 1.0 || options_.teacherForcingMin < 0.0 ||
+      options_.teacherForcingMin > 1.0)
+    throw InputError("--teacher-forcing and --teacher-forcing-min must be in [0, 1]");
+  if (options_.labelSmoothing < 0.0 || options_.labelSmoothing >= 1.0)
+    throw InputError("--label-smoothing must be in [0, 1)");
+  if (options_.logEvery < 1) throw InputError("--log-every must be at least 1");
+  state_.lrSchedule = schedule_.stateText();
+}
+
+void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {
+  state_ = restoreCheckpoint(archive, path, *optimizer_);
+  schedule_.restoreState(state_.lrSchedule);
+  resumed_ = true;
+  lastSavedStep_ = state_.step;
+}
+
+double Trainer::teacherForcingRatio() const {
+  if (options_.teacherForcingDecaySteps <= 0) return options_.teacherForcing;
+  const double t = std::min(1.0, static_cast<double>(state_.step) / static_cast<double>(options_.teacherForcingDecaySteps));
+  return options_.teacherForcing + (options_.teacherForcingMin - options_.teacherForcing) * t;
+}
+
+void Trainer::saveLast() {
+  saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
+  lastSavedStep_ = state_.step;
+}
+
+void Trainer::writeMetrics(const ValidationResult* validation) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  MetricsRow row;
+  row.step = state_.step;
+  row.epoch = state_.batchInEpoch == 0 && state_.step > 0 ? state_.epoch : state_.epoch + 1;
+  row.trainLoss = state_.windowTokens > 0 ? state_.windowLoss / static_cast<double>(state_.windowTokens) : nan;
+  row.validLoss = validation ? validation->loss : nan;
+  row.validPerplexity = validation ? validation->perplexity : nan;
+  row.validBleu = validation ? validation->bleu : nan;
+  row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1));
+  row.tokensPerSecond =
+      state_.windowSeconds > 0.0 ? static_cast<double>(state_.windowBatchTokens) / state_.windowSeconds : nan;
+  row.elapsedSeconds = state_.elapsedSeconds;
+  metrics_->append(row);
+  if (!progress_.terminal() && !validation)
+    progress_.message(fmt::format("step {} epoch {}: train loss {:.4f}, lr {:.3g}, {:.0f} tokens/s, {}", row.step,
+                                  row.epoch, row.trainLoss, row.learningRate, row.tokensPerSecond,
+                                  duration(row.elapsedSeconds)));
+  state_.windowLoss = 0.0;
+  state_.windowTokens = 0;
+  state_.windowBatchTokens = 0;
+  state_.windowSeconds = 0.0;
+}
+
+bool Trainer::validate(bool scheduled) {
+  const auto result = validator_.run(model_);
+  lastValidationStep_ = state_.step;
+  const bool improved = result.bleu > state_.bestBleu;
+  if (improved) {
+    state_.bestBleu = result.bleu;
+    state_.bestStep = state_.step;
+    saveModel(model_, directory_.best());
+  }
+  std::string note;
+  if (scheduled) {
+    state_.staleValidations = improved ? 0 : state_.staleValidations + 1;
+    if (schedule_.onValidation(result.bleu))
+      note = fmt::format(", learning rate now {:.3g}", schedule_.rate(state_.step + 1));
+    state_.lrSchedule = schedule_.stateText();
+  }
+  writeMetrics(&result);
+  progress_.message(fmt::format("step {} validation: loss {:.4f}, perplexity {:.2f}, BLEU {:.2f}{}{}", state_.step,
+                                result.loss, result.perplexity, result.bleu,
+                                improved ? " (best so far, saved best.pt)"
+                                         : fmt::format(" (best {:.2f} at step {})", state_.bestBleu, state_.bestStep),
+                                note));
+  saveLast();
+  return !(scheduled && options_.patience > 0 && state_.staleValidations >= options_.patience);
+}
+
+double Trainer::fractionDone(std::size_t batchesPerEpoch) const {
+  double f = 0.0;
+  if (options_.maxSteps > 0) f = std::max(f, static_cast<double>(state_.step) / static_cast<double>(options_.maxSteps));
+  if (options_.maxMinutes > 0.0) f = std::max(f, state_.elapsedSeconds / (options_.maxMinutes * 60.0));
+  if (options_.maxEpochs > 0)
+    f = std::max(f, (static_cast<double>(state_.epoch) +
+                     static_cast<double>(state_.batchInEpoch) / static_cast<double>(batchesPerEpoch)) /
+                        static_cast<double>(options_.maxEpochs));
+  return f;
+}
+
+std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const {
+  const double f = fractionDone(batchesPerEpoch);
+  const std::string eta = f > 0.0 ? duration(state_.elapsedSeconds * (1.0 - f) / f) : "-";
+  const double tokensPerSecond =
+      state_.windowSeconds > 0.0 ? static_cast<double>(state_.windowBatchTokens) / state_.windowSeconds : 0.0;
+  return fmt::format("epoch {} ({}/{}) step {}  loss {:.4f}  {:.0f} tok/s  lr {:.3g}  elapsed {}  ETA {}",
+                     state_.epoch + 1, state_.batchInEpoch, batchesPerEpoch, state_.step, loss, tokensPerSecond,
+                     schedule_.rate(state_.step + 1), duration(state_.elapsedSeconds), eta);
+}
+
+TrainOutcome Trainer::run() {
+  metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
+  const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
+  auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
+  const auto sessionStart = Clock::now();
+  const double elapsedBefore = state_.elapsedSeconds;
+  auto tick = [&] { state_.elapsedSeconds = elapsedBefore + secondsSince(sessionStart); };
+  int64_t sessionSteps = 0;
+  model_->train();
+
+  auto finish = [&](StopReason reason, std::string why) {
+    if (sessionSteps > 0 && lastValidationStep_ != state_.step) validate(false);
+    else if (lastSavedStep_ != state_.step) saveLast();
+    return TrainOutcome{reason, 0, std::move(why)};
+  };
+
+  while (true) {
+    tick();
+    if (options_.maxSteps > 0 && state_.step >= options_.maxSteps)
+      return finish(StopReason::kMaxSteps, fmt::format("reached --max-steps {}", options_.maxSteps));
+    if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
+      return finish(StopReason::kMaxEpochs, fmt::format("reached --max-epochs {}", options_.maxEpochs));
+    if (options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0)
+      return finish(StopReason::kMaxTime, fmt::format("reached --max-time {} minutes", options_.maxMinutes));
+    if (const int signal = StopSignal::received()) {
+      if (lastSavedStep_ != state_.step || !std::filesystem::exists(directory_.last())) saveLast();
+      return {StopReason::kSignal, signal,
+              fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(signal), state_.step, directory_.last())};
+    }
+
+    const auto stepStart = Clock::now();
+    const Batch batch = makeBatch(train_, plan[static_cast<std::size_t>(state_.batchInEpoch)], device_);
+    const double lr = schedule_.rate(state_.step + 1);
+    for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    const auto out = model_->forward(batch, teacherForcingRatio());
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto terms = labelSmoothedLoss(out.logProbs, gold, options_.labelSmoothing, SpecialIds::kPad);
+    const auto loss = terms.loss / static_cast<double>(terms.tokens);
+    optimizer_->zero_grad();
+    loss.backward();
+    const double lossValue = loss.item<double>();
+    double norm = 0.0;
+    if (options_.clipNorm > 0.0) norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clipNorm);
+    if (!std::isfinite(lossValue) || !std::isfinite(norm)) {
+      return {StopReason::kNonFiniteLoss, 0,
+              fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step {}) is "
+                          "kept in {}; try a lower --lr",
+                          state_.step + 1, std::isfinite(lossValue) ? "gradient norm" : "loss",
+                          std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
+    }
+    optimizer_->step();
+    ++state_.step;
+    ++state_.batchInEpoch;
+    ++sessionSteps;
+    state_.windowLoss += lossValue * static_cast<double>(terms.tokens);
+    state_.windowTokens += terms.tokens;
+    state_.windowBatchTokens += static_cast<int64_t>(batch.sourceTokens + batch.targetTokens);
+    state_.windowSeconds += secondsSince(stepStart);
+    tick();
+    progress_.status(statusLine(state_.windowLoss / static_cast<double>(state_.windowTokens), plan.size()));
+
+    const bool epochEnd = state_.batchInEpoch == static_cast<int64_t>(plan.size());
+    if (epochEnd) {
+      ++state_.epoch;
+      state_.batchInEpoch = 0;
+      plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
+    }
+    if (epochEnd || (options_.validEvery > 0 && state_.step % options_.validEvery == 0)) {
+      const bool goOn = validate(true);
+      tick();
+      if (!goOn) {
+        saveLast();
+        return {StopReason::kEarlyStopping, 0,
+                fmt::format("early stopping: no better validation BLEU in {} validations", options_.patience)};
+      }
+    } else if (state_.step % options_.logEvery == 0) {
+      writeMetrics(nullptr);
+    }
+  }
+}
+
+}  // namespace nmt

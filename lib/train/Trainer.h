@@ -1,0 +1,87 @@
+#pragma once
+
+#include "data/EncodedCorpus.h"
+#include "io/ModelDirectory.h"
+#include "io/Progress.h"
+#include "model/Seq2Seq.h"
+#include "train/LrSchedule.h"
+#include "train/MetricsLog.h"
+#include "train/TrainingState.h"
+#include "train/Validator.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+struct TrainerOptions {
+  LrScheduleOptions lr;                  // learning rate and its schedule
+  double clipNorm = 1.0;                 // gradient L2-norm limit (0: no clipping)
+  double labelSmoothing = 0.1;           // share of the target spread over the vocabulary
+  double teacherForcing = 1.0;           // chance of feeding the gold previous token...
+  double teacherForcingMin = 1.0;        // ...decaying linearly to this...
+  int64_t teacherForcingDecaySteps = 0;  // ...over this many steps (0: no decay)
+  BatchingOptions batching;              // token budget, shuffling seed
+  int64_t maxEpochs = 0;                 // stop after this many epochs (0: no limit)
+  int64_t maxSteps = 0;                  // stop after this many steps in all (0: no limit)
+  double maxMinutes = 0.0;               // stop after this much training time in all (0: no limit)
+  int64_t validEvery = 0;                // validate every this many steps, and at each epoch's end
+  int64_t patience = 0;                  // stop after this many validations without a better BLEU (0: never)
+  int64_t logEvery = 100;                // a metrics row (and a log line off a terminal) every this many steps
+};
+
+enum class StopReason { kMaxSteps, kMaxEpochs, kMaxTime, kEarlyStopping, kSignal, kNonFiniteLoss };
+
+struct TrainOutcome {
+  StopReason reason;
+  int signal = 0;       // for kSignal
+  std::string message;  // one line for the user
+};
+
+// The training loop: Adam, clipped gradients, label-smoothed loss, scheduled learning rate,
+// teacher forcing, token-budget batches; validation, best/last checkpoints and metrics.csv in
+// the model directory. Stops at the first limit reached, on SIGINT/SIGTERM (see StopSignal),
+// or on a non-finite loss (without saving over the last good checkpoint).
+class Trainer {
+ public:
+  Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train, const Validator& validator,
+          ModelDirectory directory, c10::Device device, Progress& progress);
+
+  // Continues from a checkpoint whose model was read from `archive` into the Seq2Seq given above.
+  void restore(torch::serialize::InputArchive& archive, const std::string& path);
+
+  TrainOutcome run();
+
+  const TrainingState& state() const { return state_; }
+  torch::optim::Adam& optimizer() { return *optimizer_; }
+
+ private:
+  double teacherForcingRatio() const;
+  // Validates; `scheduled` ones feed the schedule and early stopping. Returns false to stop.
+  bool validate(bool scheduled);
+  void writeMetrics(const ValidationResult* validation);
+  void saveLast();
+  double fractionDone(std::size_t batchesPerEpoch) const;
+  std::string statusLine(double loss, std::size_t batchesPerEpoch) const;
+
+  Seq2Seq model_;
+  TrainerOptions options_;
+  const std::vector<EncodedPair>& train_;
+  const Validator& validator_;
+  ModelDirectory directory_;
+  c10::Device device_;
+  Progress& progress_;
+  std::unique_ptr<torch::optim::Adam> optimizer_;
+  LrSchedule schedule_;
+  TrainingState state_;
+  bool resumed_ = false;
+  std::unique_ptr<MetricsLog> metrics_;
+  int64_t lastValidationStep_ = -1;
+  int64_t lastSavedStep_ = 0;
+  double sessionStartElapsed_ = 0.0;
+};
+
+}  // namespace nmt

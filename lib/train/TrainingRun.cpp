@@ -1,0 +1,168 @@
+#include "train/TrainingRun.h"
+
+#include "data/ParallelCorpus.h"
+#include "tokenization/BpeModel.h"
+#include "tokenization/BpeTrainer.h"
+#include "util/AtomicFile.h"
+#include "util/Device.h"
+#include "util/InputError.h"
+#include "util/Threads.h"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace nmt {
+namespace fs = std::filesystem;
+namespace {
+
+ParallelCorpus readCorpus(const std::string& what, const std::string& source, const std::string& target,
+                          const std::string& tsv) {
+  const std::string flags = what == "train" ? "--train-src/--train-tgt or --train" : "--valid-src/--valid-tgt or --valid";
+  if (!tsv.empty() && (!source.empty() || !target.empty()))
+    throw InputError("give either " + flags.substr(0, flags.find(" or ")) + " or " + flags.substr(flags.find(" or ") + 4) +
+                     ", not both");
+  if (!tsv.empty()) return ParallelCorpus::fromTsv(tsv);
+  if (source.empty() || target.empty())
+    throw InputError(std::string("no ") + (what == "train" ? "training" : "validation") + " data: give " + flags);
+  return ParallelCorpus::fromFiles(source, target);
+}
+
+void writeLinesFile(const std::string& path, const std::vector<std::string>& lines) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const auto& line : lines) out << line << '\n';
+  if (!out) throw InputError("cannot write " + path);
+}
+
+// Trains the BPE model(s) on the training text unless the directory has them already.
+void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const ParallelCorpus& train, unsigned threads,
+                Progress& progress) {
+  if (dir.hasBpeModels()) {
+    progress.message(fmt::format("BPE: reusing {}", fs::exists(dir.jointBpe())
+                                                        ? dir.jointBpe()
+                                                        : dir.sourceBpe() + " and " + dir.targetBpe()));
+    return;
+  }
+  const std::string sourceText = dir.root() + "/.bpe-input.source", targetText = dir.root() + "/.bpe-input.target";
+  writeLinesFile(sourceText, train.sources());
+  writeLinesFile(targetText, train.targets());
+  BpeTrainOptions options;
+  options.vocabSize = setup.vocabSize;
+  options.characterCoverage = setup.characterCoverage;
+  options.inputSentenceLimit = setup.sentenceLimit;
+  options.threads = static_cast<int>(threads);
+  auto trainOne = [&](std::vector<std::string> inputs, const std::string& modelPath) {
+    options.inputs = std::move(inputs);
+    options.modelPrefix = modelPath.substr(0, modelPath.size() - std::string(".model").size());
+    try {
+      trainBpeModel(options);
+    } catch (const std::exception& e) {
+      throw InputError(std::string(e.what()) + " (try a smaller --vocab-size)");
+    }
+  };
+  try {
+    if (setup.joint) {
+      trainOne({sourceText, targetText}, dir.jointBpe());
+    } else {
+      trainOne({sourceText}, dir.sourceBpe());
+      trainOne({targetText}, dir.targetBpe());
+    }
+  } catch (...) {
+    fs::remove(sourceText);
+    fs::remove(targetText);
+    throw;
+  }
+  fs::remove(sourceText);
+  fs::remove(targetText);
+  progress.message(fmt::format("BPE: trained {} with {} pieces", setup.joint ? "one joint model" : "a model per side",
+                               setup.vocabSize));
+}
+
+std::string describeCounts(const std::string& what, const CorpusCounts& c) {
+  return fmt::format("{}: {} lines, {} pairs kept ({} with an empty side skipped, {} too long dropped)", what, c.lines,
+                     c.kept, c.emptySkipped, c.tooLongDropped);
+}
+
+// The model to train: the checkpoint's weights in the requested (same-shaped) model, or new.
+Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, const c10::Device& device,
+                   torch::serialize::InputArchive* checkpoint) {
+  Seq2Seq model(request.model);
+  if (!checkpoint) {
+    model->initialize();
+    model->to(device);
+    return model;
+  }
+  Seq2Seq saved = readModel(*checkpoint, dir.last(), torch::kCPU);
+  const auto differences = saved->config().architectureDifferences(request.model);
+  if (!differences.empty()) {
+    std::string list;
+    for (const auto& d : differences) list += (list.empty() ? "" : "; ") + d;
+    throw InputError("cannot resume " + dir.root() + ": the options differ from its model in architecture (" + list +
+                     ")");
+  }
+  torch::NoGradGuard noGrad;
+  const auto savedParameters = saved->named_parameters();
+  for (auto& p : model->named_parameters()) p.value().copy_(savedParameters[p.key()]);
+  model->to(device);
+  return model;
+}
+
+}  // namespace
+
+TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
+  if (request.modelDir.empty()) throw InputError("--model-dir is required");
+  const c10::Device device = resolveDevice(request.device);
+  const std::string threadInfo = configureThreads(request.threads);
+  const unsigned threads = request.threads > 0 ? static_cast<unsigned>(request.threads) : 2u;
+
+  const ModelDirectory dir(request.modelDir);
+  if (request.resume && !dir.hasCheckpoint())
+    throw InputError("nothing to resume: " + dir.last() + " does not exist");
+  if (!request.resume && dir.hasCheckpoint())
+    throw InputError(dir.root() + " already holds a training run (" + dir.last() +
+                     "); continue it with --resume or choose another --model-dir");
+  fs::create_directories(dir.root());
+
+  const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
+  const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
+  progress.message(fmt::format("device: {}; {}", device.str(), threadInfo));
+  prepareBpe(dir, request.bpe, train, threads, progress);
+  const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
+
+  TrainingRequest effective = request;
+  effective.model.sourceVocab = sourceBpe.vocabSize();
+  effective.model.targetVocab = targetBpe.vocabSize();
+  auto trainPairs = encodeCorpus(train, sourceBpe, targetBpe, request.data.maxLength, threads);
+  auto validPairs = encodeCorpus(valid, sourceBpe, targetBpe, 0, threads);
+  progress.message(describeCounts("train", trainPairs.counts));
+  progress.message(describeCounts("valid", validPairs.counts));
+  if (validPairs.pairs.empty()) throw InputError("the validation set has no sentence pairs");
+  std::vector<std::string> references;
+  for (const auto& pair : valid.pairs()) references.push_back(pair.target);  // maxLength 0 kept every pair
+
+  torch::manual_seed(request.seed);
+  torch::serialize::InputArchive checkpoint;
+  if (request.resume) openArchive(checkpoint, dir.last());
+  Seq2Seq model = buildModel(effective, dir, device, request.resume ? &checkpoint : nullptr);
+  writeTextFileAtomically(dir.config(), request.effectiveConfig);
+  progress.message(fmt::format("model: {} encoder, {} parameters", effective.model.encoder, model->parameterCount()));
+
+  const Validator validator(std::move(validPairs.pairs), std::move(references), targetBpe,
+                            request.trainer.batching.batchTokens, device);
+  TrainerOptions options = request.trainer;
+  options.batching.seed = request.seed;
+  Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress);
+  if (request.resume) {
+    trainer.restore(checkpoint, dir.last());
+    progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
+  }
+  auto outcome = trainer.run();
+  const auto& state = trainer.state();
+  if (state.bestStep > 0)
+    outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,
+                                   dir.best());
+  return outcome;
+}
+
+}  // namespace nmt

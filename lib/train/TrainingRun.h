@@ -1,0 +1,44 @@
+#pragma once
+
+#include "model/ModelConfig.h"
+#include "train/Trainer.h"
+
+#include <cstdint>
+#include <string>
+
+namespace nmt {
+
+// Where the parallel text is: two line-aligned files, or one TSV file, per set.
+struct TrainingData {
+  std::string trainSource, trainTarget, trainTsv;
+  std::string validSource, validTarget, validTsv;
+  std::size_t maxLength = 100;  // training pairs with more BPE pieces on a side are dropped
+};
+
+struct BpeSetup {
+  int vocabSize = 8000;               // pieces per model (joint: in all)
+  bool joint = false;                 // one model for both languages
+  double characterCoverage = 1.0;
+  std::size_t sentenceLimit = 0;      // train BPE on a sample of this many lines (0: all)
+};
+
+// Everything one nmt-train invocation asks for.
+struct TrainingRequest {
+  std::string modelDir;
+  bool resume = false;
+  TrainingData data;
+  BpeSetup bpe;
+  ModelConfig model;             // vocabulary sizes come from the BPE models
+  TrainerOptions trainer;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::string device = "auto";
+  std::string effectiveConfig;   // written to MODEL_DIR/config.ini
+};
+
+// Prepares the model directory (BPE models, config), reads and encodes the data, builds or
+// resumes the model and trains it. Progress and results go to stderr through `progress`.
+// Throws InputError for bad input; returns how training ended.
+TrainOutcome runTraining(const TrainingRequest& request, Progress& progress);
+
+}  // namespace nmt

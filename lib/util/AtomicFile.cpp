@@ -1,0 +1,46 @@
+#include "util/AtomicFile.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace nmt {
+namespace {
+
+void syncPath(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags);
+  if (fd < 0) throw std::runtime_error("cannot open " + path + " to flush it: " + std::strerror(errno));
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) throw std::runtime_error("cannot flush " + path + " to disk: " + std::strerror(err));
+}
+
+}  // namespace
+
+void replaceFileAtomically(const std::string& path, const std::function<void(const std::string& tmpPath)>& write) {
+  const std::string tmp = path + ".tmp";
+  write(tmp);
+  syncPath(tmp, O_RDONLY);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
+  auto dir = std::filesystem::path(path).parent_path();
+  syncPath(dir.empty() ? "." : dir.string(), O_RDONLY | O_DIRECTORY);
+}
+
+void writeTextFileAtomically(const std::string& path, const std::string& text) {
+  replaceFileAtomically(path, [&](const std::string& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  });
+}
+
+}  // namespace nmt

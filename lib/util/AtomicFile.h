@@ -1,0 +1,16 @@
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace nmt {
+
+// Replaces `path` so that a reader (or a crash at any moment) sees either the old file or the
+// complete new one: `write` fills `path + ".tmp"`, which is flushed to disk and renamed over
+// `path`; then the directory entry is flushed too.
+void replaceFileAtomically(const std::string& path, const std::function<void(const std::string& tmpPath)>& write);
+
+// The same for text.
+void writeTextFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace nmt

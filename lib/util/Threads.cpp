@@ -1,0 +1,32 @@
+#include "util/Threads.h"
+
+#include "util/InputError.h"
+
+#include <ATen/Parallel.h>
+#include <dlfcn.h>
+
+namespace nmt {
+namespace {
+
+// OpenBLAS is loaded by LibTorch's BLAS dependency when it is the system BLAS; look it up
+// rather than link it, so another BLAS still works.
+using SetThreads = void (*)(int);
+using GetThreads = int (*)();
+
+}  // namespace
+
+std::string configureThreads(int threads) {
+  if (threads < 0) throw InputError("--threads must be 0 (library defaults) or positive, not " + std::to_string(threads));
+  auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  if (threads > 0 && set) {
+    at::set_num_threads(1);
+    set(threads);
+  } else if (threads > 0) {
+    at::set_num_threads(threads);
+  }
+  std::string blas = get ? "OpenBLAS threads " + std::to_string(get()) : "BLAS: not OpenBLAS";
+  return "threads: LibTorch intra-op " + std::to_string(at::get_num_threads()) + ", " + blas;
+}
+
+}  // namespace nmt

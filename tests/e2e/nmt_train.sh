@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# End-to-end test of nmt-train on a tiny task the test makes. Usage: nmt_train.sh BIN_DIR
+set -u
+BIN=$1
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_corpus.sh"
+make_tiny_corpus "$TMP"
+cd "$TMP"
+DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+TRAIN=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 20 --log-every 10)
+# column N of metrics.csv at STEP
+metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
+
+expect_ok "$BIN/nmt-train" --help
+expect_contains "$OUT" "--label-smoothing arg (=0.1)"
+expect_contains "$OUT" "--resume"
+
+# --- a run learns: loss falls well below its start, the directory is self-contained
+expect_ok "${TRAIN[@]}" --model-dir run --max-steps 120
+expect_contains "$ERR" "BPE: trained a model per side with 60 pieces"
+expect_contains "$ERR" "train: 600 lines, 600 pairs kept"
+expect_contains "$ERR" "nmt-train: done: reached --max-steps 120; best validation BLEU"
+for f in config.ini source.model target.model best.pt last.pt metrics.csv; do
+  [ -s "run/$f" ] || fail "run/$f missing"
+done
+[ ! -e run/last.pt.tmp ] || fail "temporary checkpoint left behind"
+expect_line "$(head -1 run/metrics.csv)" "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s"
+first=$(metric run/metrics.csv 10 3) last=$(metric run/metrics.csv 120 3)
+awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a / 2) }' || fail "train loss did not halve: $first -> $last"
+bleu=$(metric run/metrics.csv 120 6)
+awk -v b="$bleu" 'BEGIN { exit !(b > 10) }' || fail "validation BLEU only $bleu"
+expect_contains "$(cat run/config.ini)" "hidden-size = 64"
+expect_contains "$(cat run/config.ini)" "train-src = $TMP/train.src"
+
+# --- same seed, same loss curve and weights; a different seed differs
+expect_ok "${TRAIN[@]}" --model-dir again --max-steps 120
+[ "$(cut -d, -f1-7 run/metrics.csv)" == "$(cut -d, -f1-7 again/metrics.csv)" ] || fail "two runs differ"
+cmp -s run/best.pt again/best.pt || fail "best.pt differs between identical runs"
+expect_ok "${TRAIN[@]}" --model-dir seed2 --max-steps 20 --seed 2
+[ "$(metric run/metrics.csv 20 3)" != "$(metric seed2/metrics.csv 20 3)" ] || fail "--seed changed nothing"
+
+# --- resume: 60 steps, stop, resume to 120 gives the 120-step run exactly
+expect_ok "${TRAIN[@]}" --model-dir split --max-steps 60
+expect_ok "$BIN/nmt-train" --model-dir split --resume --max-steps 120
+expect_contains "$ERR" "resuming at step 60"
+[ "$(cut -d, -f1-7 run/metrics.csv)" == "$(cut -d, -f1-7 split/metrics.csv)" ] || fail "resumed metrics differ:
+$(diff <(cut -d, -f1-7 run/metrics.csv) <(cut -d, -f1-7 split/metrics.csv))"
+cmp -s run/best.pt split/best.pt || fail "resumed weights differ"
+expect_contains "$(cat split/config.ini)" "max-steps = 120"
+
+# --- config file, command line precedence, the effective config
+cat > preset.ini <<INI
+# a preset
+layers = 2
+hidden-size = 48
+max-steps = 5
+valid-every = 5
+INI
+expect_ok "${TRAIN[@]}" --config preset.ini --model-dir pre --max-steps 3
+expect_line "$(tail -1 pre/metrics.csv | cut -d, -f1)" "3"
+expect_contains "$(cat pre/config.ini)" "layers = 2"        # from the file
+expect_contains "$(cat pre/config.ini)" "hidden-size = 64"  # the command line wins
+expect_contains "$(cat pre/config.ini)" "max-steps = 3"
+expect_ok "$BIN/nmt-train" --config pre/config.ini --model-dir pre2 --max-steps 1
+expect_contains "$(cat pre2/config.ini)" "layers = 2"
+expect_contains "$(cat pre2/config.ini)" "hidden-size = 64"
+
+# --- joint vocabulary and the transformer encoder
+expect_ok "${TRAIN[@]}" --model-dir joint --joint-vocab --encoder transformer --layers 2 --heads 2 --ff-size 64 --max-steps 4
+[ -s joint/bpe.model ] && [ ! -e joint/source.model ] || fail "joint BPE model not written"
+expect_contains "$ERR" "BPE: trained one joint model"
+expect_contains "$ERR" "model: transformer encoder"
+# BPE models already there are reused
+cp joint/bpe.model reuse.model; mkdir reuse; cp joint/bpe.model reuse/
+expect_ok "${TRAIN[@]}" --model-dir reuse --max-steps 1
+expect_contains "$ERR" "BPE: reusing reuse/bpe.model"
+
+# --- bad options and input: one line naming the option, file or line
+printf 'hidden-size = 48\nbogus-option = 1\n' > bad1.ini
+expect_fail 2 "${TRAIN[@]}" --model-dir x --config bad1.ini
+expect_line "$ERR" "nmt-train: bad1.ini:2: unrecognised option 'bogus-option' (see nmt-train --help)"
+printf '# c\n\nlayers = big\n' > bad2.ini
+expect_fail 2 "${TRAIN[@]}" --model-dir x --config bad2.ini
+expect_line "$ERR" "nmt-train: bad2.ini:3: the argument ('big') for option 'layers' is invalid (see nmt-train --help)"
+expect_fail 2 "${TRAIN[@]}" --model-dir x --no-such-thing
+expect_contains "$ERR" "unrecognised option '--no-such-thing'"
+expect_fail 2 "${TRAIN[@]}" --model-dir x --config missing.ini
+expect_line "$ERR" "nmt-train: cannot open config file missing.ini (see nmt-train --help)"
+expect_fail 2 "${TRAIN[@]}"
+expect_line "$ERR" "nmt-train: --model-dir is required (see nmt-train --help)"
+BARE=("$BIN/nmt-train" "${TINY_MODEL[@]}" --model-dir x)
+paste valid.src valid.tgt > valid.tsv
+expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt --valid valid.tsv --valid-src valid.src
+expect_line "$ERR" "nmt-train: error: give either --valid-src/--valid-tgt or --valid, not both"
+expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt
+expect_line "$ERR" "nmt-train: error: no validation data: give --valid-src/--valid-tgt or --valid"
+expect_fail 1 "${BARE[@]}" --train-src nope.src --train-tgt train.tgt --valid valid.tsv
+expect_line "$ERR" "nmt-train: error: cannot open $TMP/nope.src: No such file or directory"
+head -599 train.tgt > short.tgt
+expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt short.tgt --valid valid.tsv
+expect_line "$ERR" "nmt-train: error: $TMP/train.src has 600 lines but $TMP/short.tgt has 599; source and target files must be line-aligned"
+{ head -4 valid.src; printf 'caf\xe9\n'; tail -35 valid.src; } > badutf8.src
+expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt --valid-src badutf8.src --valid-tgt valid.tgt
+expect_line "$ERR" "nmt-train: error: $TMP/badutf8.src:5: invalid UTF-8 at byte 4"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --device cuda
+expect_contains "$ERR" "nmt-train: error: device 'cuda' requested but CUDA is not available"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --encoder lstm
+expect_contains "$ERR" "encoder"
+expect_fail 1 "${TRAIN[@]}" --model-dir run --max-steps 200
+expect_line "$ERR" "nmt-train: error: run already holds a training run (run/last.pt); continue it with --resume or choose another --model-dir"
+expect_fail 1 "$BIN/nmt-train" --model-dir empty --resume
+expect_line "$ERR" "nmt-train: error: nothing to resume: empty/last.pt does not exist"
+expect_fail 1 "$BIN/nmt-train" --model-dir run --resume --hidden-size 32 --layers 2
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: cannot resume run: the options differ from its model in architecture (hiddenSize: 64 -> 32; layers: 1 -> 2)"
+[ ! -e x/last.pt ] || fail "a failed run wrote a checkpoint"
+
+# --- a non-finite loss stops training and keeps the last good checkpoint
+cp run/last.pt good.pt
+expect_fail 1 "$BIN/nmt-train" --model-dir run --resume --max-steps 400 --lr 1e30
+expect_contains "$ERR" "is not finite"
+expect_contains "$ERR" "the last checkpoint (step 120) is kept in run/last.pt; try a lower --lr"
+cmp -s run/last.pt good.pt || fail "the last good checkpoint was overwritten"
+
+# --- SIGINT / SIGTERM: finish the step, save, exit non-zero; the run resumes
+for sig in INT TERM; do
+  "${TRAIN[@]}" --model-dir sig$sig --max-steps 100000 > /dev/null 2> sig$sig.err &
+  pid=$!
+  for ((i = 0; i < 300; i++)); do [ -s sig$sig/last.pt ] && break; sleep 0.1; done
+  kill -$sig $pid
+  wait $pid; rc=$?
+  [ $rc -eq $((128 + $(kill -l $sig))) ] || fail "SIG$sig: exit $rc"
+  expect_contains "$(cat sig$sig.err)" "nmt-train: stopped by SIG$sig at step"
+  expect_contains "$(cat sig$sig.err)" "continue with: nmt-train --model-dir sig$sig --resume"
+  stopped=$(grep -o 'stopped by SIG[A-Z]* at step [0-9]*' sig$sig.err | grep -o '[0-9]*$')
+  expect_ok "$BIN/nmt-train" --model-dir sig$sig --resume --max-steps $((stopped + 2))
+  expect_contains "$ERR" "resuming at step $stopped"
+done
+
+# --- kill -9 at any moment (here checkpoints are written every step) leaves a loadable one
+for delay in 0.3 0.55 0.8; do
+  "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 1 --model-dir killed --max-steps 100000 \
+    $([ -e killed/last.pt ] && echo --resume) > /dev/null 2>&1 &
+  pid=$!
+  for ((i = 0; i < 300; i++)); do [ -s killed/last.pt ] && break; sleep 0.1; done
+  sleep $delay
+  kill -9 $pid; wait $pid 2>/dev/null
+done
+expect_ok "$BIN/nmt-train" --model-dir killed --resume --max-steps 100000 --max-time 0.001
+expect_contains "$ERR" "resuming at step"
+
+finish
