@@ -142,6 +142,7 @@ TrainOutcome Trainer::run() {
   metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
   const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
+  progress_.message(fmt::format("training: {} pairs in {} batches per epoch", train_.size(), plan.size()));
   const auto sessionStart = Clock::now();
   const double elapsedBefore = state_.elapsedSeconds;
   auto tick = [&] { state_.elapsedSeconds = elapsedBefore + secondsSince(sessionStart); };
