@@ -12,6 +12,7 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libsentencepiece-dev libboost-program-options-dev libfmt-dev doctest-dev
   libopenblas0-pthread  # without it LibTorch falls back to reference BLAS, ~15x slower
+  python3 bsdutils      # the end-to-end tests read CSV and SVG back with Python; script(1) gives a terminal
 )
 
 if [ "$(id -u)" -eq 0 ]; then

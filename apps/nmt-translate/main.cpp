@@ -1,0 +1,173 @@
+// nmt-translate: translates text with a trained model directory: files, pipes, or a prompt.
+#include "common/AppMain.h"
+#include "decode/Translator.h"
+#include "io/AvailableLines.h"
+#include "io/Heatmap.h"
+#include "util/Device.h"
+#include "util/InputError.h"
+#include "util/TextLineReader.h"
+#include "util/Threads.h"
+#include "util/Utf8.h"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+namespace po = boost::program_options;
+using namespace nmt;
+
+namespace {
+
+struct Output {
+  std::ostream& out;
+  bool scored;  // "LINE ||| translation ||| log-probability" lines (n-best or --scores)
+  bool showAttention = false;
+};
+
+Heatmap heatmapOf(const Translator& translator, const Translation& t) {
+  Heatmap map;
+  map.columnLabels = t.sourcePieces;
+  map.rowLabels = translator.targetPieces(t.hypotheses[0]);
+  const auto& a = t.attention;
+  for (int64_t r = 0; r < a.size(0); ++r) {
+    std::vector<float> row(a.size(1));
+    for (int64_t c = 0; c < a.size(1); ++c) row[c] = a[r][c].item<float>();
+    map.weights.push_back(std::move(row));
+  }
+  return map;
+}
+
+// One line per input line, or (scored) n-best lines "LINE ||| translation ||| log-probability".
+void write(const Translator& translator, Output& o, const Translation& t, std::size_t line) {
+  if (!o.scored) {
+    o.out << (t.texts.empty() ? "" : t.texts[0]) << '\n';
+  } else if (t.hypotheses.empty()) {
+    o.out << line << " |||  ||| 0.0000\n";
+  } else {
+    for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
+      o.out << fmt::format("{} ||| {} ||| {:.4f}\n", line, t.texts[k], t.hypotheses[k].score);
+  }
+  if (o.showAttention && t.attention.defined()) o.out << textHeatmap(heatmapOf(translator, t));
+}
+
+void warnTruncated(const std::string& name, std::size_t line, const Translation& t, std::size_t max) {
+  if (t.truncated)
+    fmt::print(stderr, "nmt-translate: warning: {}:{}: {} pieces, truncated to the model's maximum of {}\n", name,
+               line, t.inputPieces, max);
+}
+
+// Checks and cleans one input line (strips '\r'); InputError naming the line when not UTF-8.
+std::string checkedLine(std::string line, const std::string& name, std::size_t number) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (auto bad = firstInvalidUtf8(line))
+    throw InputError(fmt::format("{}:{}: invalid UTF-8 at byte {}", name, number, *bad + 1));
+  return line;
+}
+
+void translateFile(Translator& translator, Output& o, const std::string& path, std::size_t max) {
+  TextLineReader reader(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (reader.next(line)) lines.push_back(line);
+  const auto translations = translator.translate(lines);
+  for (std::size_t i = 0; i < translations.size(); ++i) {
+    warnTruncated(path, i + 1, translations[i], max);
+    write(translator, o, translations[i], i + 1);
+  }
+  o.out.flush();
+}
+
+// A pipe: translate what has arrived, answer at once, keep going until end of input.
+void translateStream(Translator& translator, Output& o, std::size_t batchSize, std::size_t max) {
+  AvailableLines input(STDIN_FILENO);
+  std::vector<std::string> lines;
+  std::size_t done = 0;
+  while (input.next(lines, batchSize)) {
+    for (std::size_t i = 0; i < lines.size(); ++i) lines[i] = checkedLine(std::move(lines[i]), "<stdin>", done + i + 1);
+    const auto translations = translator.translate(lines);
+    for (const auto& t : translations) {
+      ++done;
+      warnTruncated("<stdin>", done, t, max);
+      write(translator, o, t, done);
+    }
+    o.out.flush();
+    lines.clear();
+  }
+}
+
+void interactive(Translator& translator, Output& o, std::size_t max) {
+  fmt::print(stderr, "Type a sentence and press Enter. :attn shows or hides attention, :quit leaves.\n");
+  std::string line;
+  for (std::size_t n = 1;; ++n) {
+    o.out << "> " << std::flush;
+    if (!std::getline(std::cin, line)) break;
+    if (line == ":quit" || line == ":q") break;
+    if (line == ":attn") {
+      o.showAttention = !o.showAttention;
+      o.out << "attention " << (o.showAttention ? "on" : "off") << '\n';
+      continue;
+    }
+    try {
+      const auto t = translator.translate({checkedLine(line, "<stdin>", n)});
+      warnTruncated("<stdin>", n, t[0], max);
+      write(translator, o, t[0], n);
+    } catch (const InputError& e) {
+      fmt::print(stderr, "nmt-translate: {}\n", e.what());
+    }
+  }
+  o.out << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  return app::runMain("nmt-translate", [&] {
+    std::string modelDir, input, output, device, weights;
+    TranslatorOptions options;
+    int threads;
+    po::options_description desc("Options");
+    desc.add_options()("model,m", po::value(&modelDir)->required(), "model directory written by nmt-train")(
+        "input,i", po::value(&input), "text to translate, one sentence a line (default: standard input)")(
+        "output,o", po::value(&output), "where translations go (default: standard output)")(
+        "beam,k", po::value(&options.beam.beamSize)->default_value(1), "beam size (1: greedy search, batched)")(
+        "nbest,n", po::value(&options.beam.nbest)->default_value(1),
+        "print the N best as 'LINE ||| translation ||| log-probability' (needs --beam >= N)")(
+        "scores", po::bool_switch(), "print 'LINE ||| translation ||| log-probability' lines, as --nbest does")(
+        "length-penalty", po::value(&options.beam.lengthPenalty)->default_value(1.0, "1.0"),
+        "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)")(
+        "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per greedy batch")(
+        "max-ratio", po::value(&options.limits.ratio)->default_value(2.0, "2.0"),
+        "a translation has at most max-ratio x source pieces + 10")(
+        "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
+        "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
+        "threads", po::value(&threads)->default_value(0), "CPU threads for matrix work (0: the libraries' defaults)");
+    po::variables_map vm;
+    if (!app::parseCommandLine("nmt-translate", "nmt-translate --model DIR [--input FILE] [--output FILE] [options]",
+                               argc, argv, desc, {}, vm))
+      return 0;
+    if (options.beam.beamSize < 1) throw po::error("--beam must be at least 1");
+    if (options.beam.nbest < 1) throw po::error("--nbest must be at least 1");
+    if (options.beam.nbest > options.beam.beamSize)
+      throw po::error(fmt::format("--nbest {} needs --beam {} or more", options.beam.nbest, options.beam.nbest));
+    if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
+
+    const auto dev = resolveDevice(device);
+    configureThreads(threads);
+    auto model = loadTranslationModel(modelDir, dev, weights);
+    std::ofstream file;
+    if (!output.empty()) {
+      file.open(output);
+      if (!file) throw InputError("cannot write " + output);
+    }
+    Output out{output.empty() ? std::cout : file, options.beam.nbest > 1 || vm["scores"].as<bool>()};
+    const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
+    options.keepAttention = prompt;  // the prompt can show it (:attn)
+    Translator translator(model, options, dev);
+    if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
+    else if (prompt) interactive(translator, out, model.maxInputLength);
+    else translateStream(translator, out, options.batchSize, model.maxInputLength);
+    return 0;
+  });
+}

@@ -1,0 +1,44 @@
+#include "decode/TranslationModel.h"
+
+#include "util/InputError.h"
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+namespace nmt {
+namespace {
+
+// The run's max-length from config.ini ("max-length = 100"), 0 when absent.
+std::size_t configuredMaxLength(const ModelDirectory& dir) {
+  std::ifstream in(dir.config());
+  static const std::regex pattern(R"(^\s*max-length\s*=\s*([0-9]+)\s*$)");
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_match(line, m, pattern)) return std::stoul(m[1].str());
+  return 0;
+}
+
+}  // namespace
+
+TranslationModel loadTranslationModel(const std::string& directory, const c10::Device& device,
+                                      const std::string& weights) {
+  const ModelDirectory dir(directory);
+  if (!std::filesystem::is_directory(dir.root()))
+    throw InputError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
+  TranslationModel t;
+  t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
+  t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());
+  t.model = loadModel(dir.root() + "/" + weights, device);
+  const auto& config = t.model->config();
+  if (config.sourceVocab != t.sourceBpe->vocabSize() || config.targetVocab != t.targetBpe->vocabSize())
+    throw InputError("model directory " + dir.root() + ": the BPE models (" + std::to_string(t.sourceBpe->vocabSize()) +
+                     " and " + std::to_string(t.targetBpe->vocabSize()) + " pieces) do not fit the model (" +
+                     std::to_string(config.sourceVocab) + " and " + std::to_string(config.targetVocab) + ")");
+  t.model->eval();
+  t.maxInputLength = configuredMaxLength(dir);
+  return t;
+}
+
+}  // namespace nmt

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "io/ModelDirectory.h"
+#include "model/Seq2Seq.h"
+#include "tokenization/BpeModel.h"
+
+#include <memory>
+#include <string>
+
+namespace nmt {
+
+// What translation reads from a model directory: the weights and both BPE models.
+struct TranslationModel {
+  Seq2Seq model{nullptr};
+  std::unique_ptr<BpeModel> sourceBpe;
+  std::unique_ptr<BpeModel> targetBpe;
+  std::size_t maxInputLength = 0;  // source pieces kept (the training run's max-length; 0: no limit)
+};
+
+// Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode on `device`. InputError naming
+// the directory or file when something is missing, corrupt or does not fit.
+TranslationModel loadTranslationModel(const std::string& directory, const c10::Device& device,
+                                      const std::string& weights = "best.pt");
+
+}  // namespace nmt

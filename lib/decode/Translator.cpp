@@ -1,0 +1,71 @@
+#include "decode/Translator.h"
+
+#include "data/Batch.h"
+#include "decode/ForcedDecoding.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace nmt {
+
+Translator::Translator(TranslationModel& model, TranslatorOptions options, c10::Device device)
+    : model_(model), options_(std::move(options)), device_(device) {}
+
+std::vector<std::string> Translator::targetPieces(const Hypothesis& hypothesis) const {
+  std::vector<std::string> pieces;
+  for (int id : hypothesis.tokens) pieces.push_back(model_.targetBpe->idToPiece(id));
+  if (hypothesis.finished) pieces.push_back("</s>");
+  return pieces;
+}
+
+std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
+  c10::InferenceMode inference;
+  std::vector<Translation> out(sentences.size());
+  std::vector<EncodedPair> sources(sentences.size());
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    auto ids = model_.sourceBpe->encodeIds(sentences[i]);
+    out[i].inputPieces = ids.size();
+    if (model_.maxInputLength > 0 && ids.size() > model_.maxInputLength) {
+      ids.resize(model_.maxInputLength);
+      out[i].truncated = true;
+    }
+    for (int id : ids) out[i].sourcePieces.push_back(model_.sourceBpe->idToPiece(id));
+    out[i].sourcePieces.push_back("</s>");
+    sources[i] = {std::move(ids), {}, i + 1};
+    if (!sources[i].source.empty()) todo.push_back(i);
+  }
+
+  if (options_.beam.beamSize <= 1) {
+    // longest first, so each batch holds sentences of similar length
+    std::stable_sort(todo.begin(), todo.end(),
+                     [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
+    for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
+      const std::vector<std::size_t> rows(todo.begin() + start,
+                                          todo.begin() + std::min(todo.size(), start + options_.batchSize));
+      const Batch batch = makeBatch(sources, rows, device_);
+      auto hyps = greedySearch(model_.model, batch, options_.limits, options_.keepAttention);
+      for (std::size_t r = 0; r < hyps.size(); ++r) {
+        auto& t = out[batch.examples[r]];
+        if (options_.keepAttention) t.attention = hyps[r].attention;
+        t.hypotheses.push_back(std::move(hyps[r]));
+      }
+    }
+  } else {
+    for (std::size_t i : todo) {
+      const Batch batch = makeBatch(sources, {i}, device_);
+      out[i].hypotheses =
+          beamSearch(model_.model, batch.source, batch.sourceLengths, batch.sourceMask, options_.limits, options_.beam);
+      if (options_.keepAttention && !out[i].hypotheses.empty())
+        out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].hypotheses[0].tokens, device_).attention;
+      // forced decoding always ends with </s>; drop that row when the hypothesis was cut
+      if (out[i].attention.defined() && !out[i].hypotheses[0].finished)
+        out[i].attention = out[i].attention.narrow(0, 0, out[i].attention.size(0) - 1);
+    }
+  }
+  for (auto& t : out)
+    for (const auto& h : t.hypotheses) t.texts.push_back(model_.targetBpe->decodeIds(h.tokens));
+  return out;
+}
+
+}  // namespace nmt

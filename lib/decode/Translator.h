@@ -1,0 +1,47 @@
+#pragma once
+
+#include "decode/BeamSearch.h"
+#include "decode/DecodeLimits.h"
+#include "decode/GreedySearch.h"
+#include "decode/TranslationModel.h"
+
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+struct TranslatorOptions {
+  BeamOptions beam{1, 1, 1.0};  // beamSize 1: batched greedy search
+  std::size_t batchSize = 64;  // sentences per greedy batch (sorted by length first)
+  DecodeLimits limits;         // translation length limits
+  bool keepAttention = false;  // fill Translation::attention for the best hypothesis
+};
+
+struct Translation {
+  std::vector<std::string> sourcePieces;  // the BPE pieces read, then "</s>"
+  std::vector<Hypothesis> hypotheses;     // best first (one unless nbest > 1); none for an empty input
+  std::vector<std::string> texts;         // each hypothesis decoded to text
+  std::size_t inputPieces = 0;            // pieces before truncation
+  bool truncated = false;                 // the input had more than the model's maximum
+  // the best hypothesis' attention [its pieces (+ </s>), source pieces + 1], when asked for
+  at::Tensor attention;
+};
+
+// Text in, text out: BPE-encodes sentences, decodes them (batched greedy, or beam search),
+// and turns the pieces back into text, in input order. An empty line gives an empty
+// translation. Runs under inference mode.
+class Translator {
+ public:
+  Translator(TranslationModel& model, TranslatorOptions options, c10::Device device);
+
+  std::vector<Translation> translate(const std::vector<std::string>& sentences);
+  // Target pieces of a hypothesis, with "</s>" when it was produced.
+  std::vector<std::string> targetPieces(const Hypothesis& hypothesis) const;
+
+ private:
+  TranslationModel& model_;
+  TranslatorOptions options_;
+  c10::Device device_;
+};
+
+}  // namespace nmt

@@ -1,0 +1,83 @@
+#include "io/AttentionWriter.h"
+
+#include "io/Csv.h"
+#include "util/InputError.h"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+
+namespace nmt {
+namespace {
+
+std::string weight(float w) { return fmt::format("{:.6f}", w); }
+
+void openOrThrow(std::ofstream& out, const std::string& file) {
+  out.open(file, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("cannot write " + file);
+}
+
+}  // namespace
+
+AttentionWriter::AttentionWriter(std::string directory, std::string format, bool svg)
+    : directory_(std::move(directory)), format_(std::move(format)), svg_(svg) {
+  if (format_ != "matrix" && format_ != "long")
+    throw InputError("--format must be matrix or long, not '" + format_ + "'");
+  std::error_code ec;
+  std::filesystem::create_directories(directory_, ec);
+  if (ec) throw InputError("cannot create " + directory_ + ": " + ec.message());
+  openOrThrow(index_, directory_ + "/index.csv");
+  writeCsvRow(index_, {"sentence", "source", "translation"});
+  if (format_ == "long") {
+    openOrThrow(long_, directory_ + "/attention.csv");
+    writeCsvRow(long_, {"sentence", "target_pos", "target_piece", "source_pos", "source_piece", "weight"});
+  }
+}
+
+std::string AttentionWriter::path(std::size_t sentence, const std::string& suffix) const {
+  return fmt::format("{}/{:06}{}", directory_, sentence, suffix);
+}
+
+void AttentionWriter::writeMatrix(const std::string& file, const Heatmap& map) const {
+  std::ofstream out;
+  openOrThrow(out, file);
+  std::vector<std::string> row{""};
+  row.insert(row.end(), map.columnLabels.begin(), map.columnLabels.end());
+  writeCsvRow(out, row);
+  for (std::size_t r = 0; r < map.weights.size(); ++r) {
+    row = {map.rowLabels[r]};
+    for (float w : map.weights[r]) row.push_back(weight(w));
+    writeCsvRow(out, row);
+  }
+  if (!out) throw InputError("cannot write " + file);
+}
+
+void AttentionWriter::add(const AttentionRecord& record) {
+  writeCsvRow(index_, {std::to_string(record.sentence), record.source, record.translation});
+  const auto& map = record.attention;
+  if (format_ == "matrix") {
+    writeMatrix(path(record.sentence, ".csv"), map);
+  } else {
+    for (std::size_t r = 0; r < map.weights.size(); ++r)
+      for (std::size_t c = 0; c < map.columnLabels.size(); ++c)
+        writeCsvRow(long_, {std::to_string(record.sentence), std::to_string(r + 1), map.rowLabels[r],
+                            std::to_string(c + 1), map.columnLabels[c], weight(map.weights[r][c])});
+  }
+  for (const auto& [name, self] : record.selfAttention) writeMatrix(path(record.sentence, ".self." + name + ".csv"), self);
+  if (svg_) {
+    std::ofstream out;
+    openOrThrow(out, path(record.sentence, ".svg"));
+    out << svgHeatmap(map, fmt::format("{}: {}", record.sentence, record.source));
+  }
+}
+
+void AttentionWriter::finish() {
+  index_.close();
+  if (!index_) throw InputError("cannot write " + directory_ + "/index.csv");
+  if (long_.is_open()) {
+    long_.close();
+    if (!long_) throw InputError("cannot write " + directory_ + "/attention.csv");
+  }
+}
+
+}  // namespace nmt

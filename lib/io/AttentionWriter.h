@@ -1,0 +1,45 @@
+#pragma once
+
+#include "io/Heatmap.h"
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// One sentence's attention, ready to write.
+struct AttentionRecord {
+  std::size_t sentence = 0;  // 1-based input line
+  std::string source;        // the input text
+  std::string translation;   // the model's translation (or the forced reference)
+  Heatmap attention;         // target pieces x source pieces
+  // Transformer encoders: per layer and head, source pieces x source pieces; names "layer1.head1"
+  std::vector<std::pair<std::string, Heatmap>> selfAttention;
+};
+
+// Writes attention as CSV files that pandas, R or a spreadsheet read directly:
+//   matrix: OUT/000001.csv per sentence, header ",src1,src2,...", then "tgt,w1,w2,..." rows
+//   long:   OUT/attention.csv, "sentence,target_pos,target_piece,source_pos,source_piece,weight"
+// plus OUT/index.csv ("sentence,source,translation"), and optionally OUT/000001.svg heatmaps
+// and OUT/000001.self.layerL.headH.csv self-attention matrices.
+class AttentionWriter {
+ public:
+  AttentionWriter(std::string directory, std::string format, bool svg);
+
+  void add(const AttentionRecord& record);
+  // Flushes and closes; throws when a file could not be written.
+  void finish();
+
+ private:
+  std::string path(std::size_t sentence, const std::string& suffix) const;
+  void writeMatrix(const std::string& file, const Heatmap& map) const;
+
+  std::string directory_;
+  std::string format_;
+  bool svg_;
+  std::ofstream index_;
+  std::ofstream long_;
+};
+
+}  // namespace nmt

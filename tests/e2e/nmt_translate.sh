@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# End-to-end test of nmt-translate with a tiny model trained here. Usage: nmt_translate.sh BIN_DIR
+set -u
+BIN=$1
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_corpus.sh"
+make_tiny_corpus "$TMP"
+cd "$TMP"
+"$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt \
+  "${TINY_MODEL[@]}" --max-length 40 --max-steps 300 --valid-every 100 --model-dir run > /dev/null 2>&1 \
+  || fail "training the test model failed"
+T=("$BIN/nmt-translate" --model run)
+
+expect_ok "$BIN/nmt-translate" --help
+expect_contains "$OUT" "--beam ] arg (=1)"
+
+# --- files: one line out per line in, in order, empty lines stay empty
+{ head -3 valid.src; echo; sed -n 4,6p valid.src; printf '   \n'; echo "der Hund sieht die Katze"; } > in.txt
+expect_ok "${T[@]}" --input in.txt
+[ "$(wc -l <<< "$OUT")" -eq 9 ] || fail "expected 9 lines, got: $OUT"
+expect_line "$(sed -n 4p <<< "$OUT")" ""
+expect_line "$(sed -n 8p <<< "$OUT")" ""
+expect_line "$(sed -n 9p <<< "$OUT")" "the dog sees the cat"
+# batching and sorting do not change a translation: sentence by sentence gives the same
+batched=$OUT
+expect_ok "${T[@]}" --input in.txt --batch-size 1
+expect_line "$OUT" "$batched"
+# the model learned the task: most validation sentences come out exactly right
+expect_ok "${T[@]}" --input valid.src --output out.txt
+right=$(paste -d'\t' out.txt valid.tgt | awk -F'\t' '$1 == $2' | wc -l)
+[ "$right" -ge 20 ] || fail "only $right of 40 validation sentences translated exactly"
+
+# --- pipes: same output; each line is answered as soon as it arrives
+expect_ok "${T[@]}" < in.txt
+expect_line "$OUT" "$batched"
+coproc TR { "${T[@]}"; }
+echo "der Hund sieht die Katze" >&"${TR[1]}"
+read -r -t 20 answer <&"${TR[0]}" || fail "no answer to a single piped line"
+expect_line "$answer" "the dog sees the cat"
+echo "die Frau spielt mit dem Ball" >&"${TR[1]}"
+read -r -t 20 answer <&"${TR[0]}" || fail "no answer to a second piped line"
+exec {TR[1]}>&-
+wait $TR_PID
+
+# --- a terminal: prompt, :attn heatmap, :quit
+printf 'der Hund sieht die Katze\n:attn\nder Hund\n:quit\n' > session.txt
+script -qec "${T[*]}" /dev/null < session.txt > tty.txt 2>&1 || fail "interactive session failed: $(cat tty.txt)"
+expect_contains "$(cat tty.txt)" "> the dog sees the cat"
+expect_contains "$(cat tty.txt)" "attention on"
+expect_contains "$(cat tty.txt)" "source: 0=▁"
+expect_contains "$(cat tty.txt)" "</s>"
+
+# --- beam search: n-best format, beam finds at least greedy's total model score
+expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 3
+[ "$(wc -l <<< "$OUT")" -eq 120 ] || fail "expected 3 hypotheses for each of 40 lines"
+awk -F' \\|\\|\\| ' 'NF != 3 || $1 !~ /^[0-9]+$/ || $3 !~ /^-?[0-9]+\.[0-9][0-9][0-9][0-9]$/ { bad = 1 } END { exit bad }' <<< "$OUT" \
+  || fail "malformed n-best lines: $(head -3 <<< "$OUT")"
+expect_line "$(cut -d' ' -f1 <<< "$OUT" | uniq -c | awk '$1 != 3' | wc -l)" "0"
+expect_ok "${T[@]}" --input valid.src --scores
+greedy=$(awk -F' \\|\\|\\| ' '{ s += $3 } END { printf "%.4f", s }' <<< "$OUT")
+expect_ok "${T[@]}" --input valid.src --beam 5 --length-penalty 0 --scores
+beam=$(awk -F' \\|\\|\\| ' '{ s += $3 } END { printf "%.4f", s }' <<< "$OUT")
+awk -v b="$beam" -v g="$greedy" 'BEGIN { exit !(b >= g - 1e-3) }' || fail "beam total $beam below greedy $greedy"
+expect_ok "${T[@]}" --input in.txt --beam 3
+[ "$(wc -l <<< "$OUT")" -eq 9 ] || fail "beam: expected 9 lines"
+
+# --- overlong input is truncated to the model's maximum (max-length 40) with a warning
+echo "der Mann sieht die Frau der Hund sieht die Katze im Park heute schnell rot blau der Mann sieht die Frau der Hund sieht die Katze im Park" > long.txt
+expect_ok "${T[@]}" --input long.txt
+expect_contains "$ERR" "nmt-translate: warning: long.txt:1:"
+expect_contains "$ERR" "pieces, truncated to the model's maximum of 40"
+
+# --- bad input and options
+printf 'der Hund\ndie Katze\ncaf\xe9\n' > bad.txt
+expect_fail 1 "${T[@]}" --input bad.txt
+expect_line "$ERR" "nmt-translate: error: bad.txt:3: invalid UTF-8 at byte 4"
+expect_fail 1 "${T[@]}" < bad.txt
+expect_line "$ERR" "nmt-translate: error: <stdin>:3: invalid UTF-8 at byte 4"
+expect_fail 1 "${T[@]}" --input missing.txt
+expect_line "$ERR" "nmt-translate: error: cannot open missing.txt: No such file or directory"
+expect_fail 2 "${T[@]}" --beam 2 --nbest 3
+expect_line "$ERR" "nmt-translate: --nbest 3 needs --beam 3 or more (see nmt-translate --help)"
+expect_fail 2 "$BIN/nmt-translate" --input in.txt
+expect_contains "$ERR" "the option '--model' is required"
+expect_fail 1 "${T[@]}" --device cuda --input in.txt
+expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
+expect_fail 1 "$BIN/nmt-translate" --model nowhere --input in.txt
+expect_line "$ERR" "nmt-translate: error: model directory nowhere does not exist (train one with nmt-train)"
+mkdir broken; cp run/*.model broken/; head -c 1000 run/best.pt > broken/best.pt
+expect_fail 1 "$BIN/nmt-translate" --model broken --input in.txt
+expect_line "$ERR" "nmt-translate: error: cannot load model broken/best.pt: not a model file or corrupt"
+rm broken/best.pt
+expect_fail 1 "$BIN/nmt-translate" --model broken --input in.txt
+expect_line "$ERR" "nmt-translate: error: cannot open model broken/best.pt: No such file or directory"
+mkdir nobpe; cp run/best.pt nobpe/
+expect_fail 1 "$BIN/nmt-translate" --model nobpe --input in.txt
+expect_line "$ERR" "nmt-translate: error: model directory nobpe has no BPE model (bpe.model, or source.model and target.model)"
+mkdir swapped; cp run/best.pt swapped/; cp run/source.model swapped/target.model; cp run/source.model swapped/source.model
+"$BIN/nmt-bpe" train --input train.tgt --model-prefix swapped/target --vocab-size 50 > /dev/null 2>&1
+expect_fail 1 "$BIN/nmt-translate" --model swapped --input in.txt
+expect_contains "$ERR" "do not fit the model"
+# last.pt works too
+expect_ok "${T[@]}" --input in.txt --weights last.pt
+
+finish
