@@ -112,8 +112,8 @@ int main(int argc, char* argv[]) {
       auto sourceIds = model.sourceBpe->encodeIds(sources[i]);
       if (sourceIds.empty()) continue;  // an empty line has nothing to attend to
       if (model.maxInputLength > 0 && sourceIds.size() > model.maxInputLength) sourceIds.resize(model.maxInputLength);
-      std::vector<std::string> sourcePieces;
-      for (int id : sourceIds) sourcePieces.push_back(model.sourceBpe->idToPiece(id));
+      auto sourcePieces = model.sourceBpe->encodePieces(sources[i]);  // as written: no <unk>
+      sourcePieces.resize(sourceIds.size());
       sourcePieces.push_back("</s>");
       AttentionRecord record;
       record.sentence = i + 1;
@@ -124,8 +124,7 @@ int main(int argc, char* argv[]) {
         record.attention = toHeatmap(t.attention, translator.targetPieces(t.hypotheses[0]), sourcePieces);
       } else {
         const auto targetIds = model.targetBpe->encodeIds(references[i]);
-        std::vector<std::string> targetPieces;
-        for (int id : targetIds) targetPieces.push_back(model.targetBpe->idToPiece(id));
+        auto targetPieces = model.targetBpe->encodePieces(references[i]);
         targetPieces.push_back("</s>");
         record.translation = references[i];
         record.attention = toHeatmap(forcedDecode(model.model, sourceIds, targetIds, dev).attention, targetPieces,

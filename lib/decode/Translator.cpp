@@ -30,7 +30,9 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
       ids.resize(model_.maxInputLength);
       out[i].truncated = true;
     }
-    for (int id : ids) out[i].sourcePieces.push_back(model_.sourceBpe->idToPiece(id));
+    // pieces as written (an unknown character shows itself, not <unk>)
+    out[i].sourcePieces = model_.sourceBpe->encodePieces(sentences[i]);
+    out[i].sourcePieces.resize(ids.size());
     out[i].sourcePieces.push_back("</s>");
     sources[i] = {std::move(ids), {}, i + 1};
     if (!sources[i].source.empty()) todo.push_back(i);

@@ -1,0 +1,109 @@
+#include "TestSupport.h"
+#include "data/Batch.h"
+#include "decode/BeamSearch.h"
+#include "decode/ForcedDecoding.h"
+#include "decode/GreedySearch.h"
+#include "model/Seq2Seq.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+using namespace nmt;
+
+namespace {
+
+// A model trained briefly to copy its input, so that searches end with </s> on their own.
+Seq2Seq copyModel() {
+  ModelConfig c;
+  c.sourceVocab = c.targetVocab = 16;
+  c.embeddingSize = 16;
+  c.hiddenSize = 32;
+  c.dropout = 0.0;
+  torch::manual_seed(11);
+  Seq2Seq model(c);
+  model->initialize();
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(0.01));
+  std::mt19937 rng(3);
+  for (int step = 0; step < 150; ++step) {
+    std::vector<EncodedPair> pairs;
+    for (int i = 0; i < 16; ++i) {
+      std::vector<int> s(2 + rng() % 5);
+      for (auto& x : s) x = 4 + static_cast<int>(rng() % 12);
+      pairs.push_back({s, s, 0});
+    }
+    std::vector<std::size_t> rows(16);
+    std::iota(rows.begin(), rows.end(), 0);
+    const Batch batch = makeBatch(pairs, rows, c10::Device(c10::kCPU));
+    const auto out = model->forward(batch);
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto loss = torch::nll_loss(out.logProbs.reshape({-1, 16}), gold.reshape(-1), {}, at::Reduction::Mean, 0);
+    adam.zero_grad();
+    loss.backward();
+    adam.step();
+  }
+  model->eval();
+  return model;
+}
+
+std::vector<EncodedPair> sources() {
+  return {{{4, 5, 6, 7, 8}, {}, 1}, {{9, 10}, {}, 2}, {{11, 12, 13}, {}, 3}, {{14, 15, 4, 5}, {}, 4}};
+}
+
+}  // namespace
+
+TEST_CASE("beam search of width 1 is greedy search; wider beams score at least as well, best first") {
+  auto model = copyModel();
+  c10::InferenceMode inference;
+  const auto pairs = sources();
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  const auto greedy = greedySearch(model, batch, DecodeLimits{});
+  double greedyTotal = 0.0, beamTotal = 0.0;
+  int finished = 0;
+  for (int64_t r = 0; r < batch.source.size(0); ++r) {
+    const auto source = batch.source.narrow(0, r, 1), length = batch.sourceLengths.narrow(0, r, 1),
+               mask = batch.sourceMask.narrow(0, r, 1);
+    BeamOptions one{1, 1, 1.0};
+    const auto single = beamSearch(model, source, length, mask, DecodeLimits{}, one);
+    REQUIRE(single.size() == 1);
+    CHECK(single[0].tokens == greedy[r].tokens);
+    CHECK(single[0].finished == greedy[r].finished);
+    CHECK(single[0].score == doctest::Approx(greedy[r].score).epsilon(1e-6));
+    finished += greedy[r].finished;
+
+    BeamOptions wide{5, 3, 0.0};
+    const auto nbest = beamSearch(model, source, length, mask, DecodeLimits{}, wide);
+    REQUIRE(nbest.size() == 3);
+    CHECK(nbest[0].score >= nbest[1].score);
+    CHECK(nbest[1].score >= nbest[2].score);
+    CHECK(nbest[0].tokens != nbest[1].tokens);
+    greedyTotal += greedy[r].score;
+    beamTotal += nbest[0].score;
+    // the score is the log-probability forced decoding gives the same tokens
+    if (nbest[0].finished)
+      CHECK(forcedDecode(model, pairs[batch.examples[r]].source, nbest[0].tokens, c10::Device(c10::kCPU)).score ==
+            doctest::Approx(nbest[0].score).epsilon(1e-5));
+  }
+  CHECK(finished == 4);
+  CHECK(beamTotal >= greedyTotal - 1e-6);
+  // the copy task was learned: greedy output is the source
+  for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
+}
+
+TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {
+  CHECK(normalizedScore(-6.0, 7, 0.0) == -6.0);
+  CHECK(normalizedScore(-6.0, 7, 1.0) == doctest::Approx(-3.0));
+  CHECK(normalizedScore(-6.0, 1, 1.0) == doctest::Approx(-6.0));
+}
+
+TEST_CASE("forced decoding: one attention row per target piece and </s>, each summing to 1") {
+  auto model = copyModel();
+  c10::InferenceMode inference;
+  const auto r = forcedDecode(model, {4, 5, 6}, {7, 8}, c10::Device(c10::kCPU));
+  CHECK(r.attention.sizes() == torch::IntArrayRef({3, 4}));
+  CHECK(torch::allclose(r.attention.sum(1), torch::ones({3}), 1e-5, 1e-5));
+  CHECK(r.score < 0.0);
+}
