@@ -107,6 +107,7 @@ int main(int argc, char* argv[]) {
     ModelConfig transformer;
     transformer.encoder = "transformer";
     transformer.layers = 3;
+    transformer.decoderLayers = 1;
     transformer.heads = 4;
     transformer.feedForwardSize = 1024;
     bench("transformer", transformer, batches, batchTokens);

@@ -46,7 +46,8 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config) {
   t.add("cell", r.model.cell, "recurrent cell of the RNN encoder and the decoder: gru or lstm");
   t.add("embedding-size", r.model.embeddingSize, "token embedding size (d_model of the transformer encoder)");
   t.add("hidden-size", r.model.hiddenSize, "RNN state size per direction, decoder state and attention size");
-  t.add("layers", r.model.layers, "encoder and decoder layers");
+  t.add("layers", r.model.layers, "encoder layers (and decoder layers unless --decoder-layers is set)");
+  t.add("decoder-layers", r.model.decoderLayers, "GRU/LSTM decoder layers with the transformer encoder (0: as --layers)");
   t.add("bidirectional", r.model.bidirectional, "the RNN encoder reads both ways");
   t.add("heads", r.model.heads, "attention heads of the transformer encoder");
   t.add("ff-size", r.model.feedForwardSize, "feed-forward width of the transformer encoder");

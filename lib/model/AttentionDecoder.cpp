@@ -10,11 +10,12 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
       "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocab, E).padding_idx(SpecialIds::kPad)));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   attention_ = register_module("attention", BahdanauAttention(H, D, H));
-  const double between = config.layers > 1 ? config.dropout : 0.0;
+  const int64_t layers = config.decoderDepth();
+  const double between = layers > 1 ? config.dropout : 0.0;
   if (config.cell == "gru")
-    gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(config.layers).batch_first(true).dropout(between)));
+    gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   else
-    lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(config.layers).batch_first(true).dropout(between)));
+    lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   output_ = register_module("output", torch::nn::Linear(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab));
 }
 

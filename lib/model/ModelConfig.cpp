@@ -15,6 +15,7 @@ std::map<std::string, std::string> asMap(const ModelConfig& c) {
           {"embeddingSize", std::to_string(c.embeddingSize)},
           {"hiddenSize", std::to_string(c.hiddenSize)},
           {"layers", std::to_string(c.layers)},
+          {"decoderLayers", std::to_string(c.decoderDepth())},
           {"bidirectional", c.bidirectional ? "true" : "false"},
           {"heads", std::to_string(c.heads)},
           {"feedForwardSize", std::to_string(c.feedForwardSize)},
@@ -63,6 +64,7 @@ ModelConfig ModelConfig::fromText(const std::string& text) {
     else if (key == "embeddingSize") c.embeddingSize = toInt(key, value);
     else if (key == "hiddenSize") c.hiddenSize = toInt(key, value);
     else if (key == "layers") c.layers = toInt(key, value);
+    else if (key == "decoderLayers") c.decoderLayers = toInt(key, value);
     else if (key == "bidirectional") c.bidirectional = toBool(key, value);
     else if (key == "heads") c.heads = toInt(key, value);
     else if (key == "feedForwardSize") c.feedForwardSize = toInt(key, value);
@@ -86,6 +88,10 @@ void ModelConfig::validate() const {
   positive("embeddingSize", embeddingSize);
   positive("hiddenSize", hiddenSize);
   positive("layers", layers);
+  if (decoderLayers < 0) throw InputError("model config: decoderLayers must not be negative");
+  if (encoder == "rnn" && decoderDepth() != layers)
+    throw InputError("model config: the rnn encoder hands each decoder layer its own state, so decoderLayers (" +
+                     std::to_string(decoderLayers) + ") must equal layers (" + std::to_string(layers) + ")");
   positive("heads", heads);
   positive("feedForwardSize", feedForwardSize);
   if (dropout < 0.0 || dropout >= 1.0) throw InputError("model config: dropout must be in [0, 1)");

@@ -15,12 +15,15 @@ struct ModelConfig {
   int64_t targetVocab = 8000;      // BPE pieces on the target side
   int64_t embeddingSize = 256;     // token embeddings (and d_model of the Transformer encoder)
   int64_t hiddenSize = 512;        // RNN states per direction, decoder state, attention size
-  int64_t layers = 1;              // encoder and decoder layers
+  int64_t layers = 1;              // encoder layers (and decoder layers unless decoderLayers says otherwise)
+  int64_t decoderLayers = 0;       // decoder layers; 0: as many as `layers`. The RNN encoder needs them equal
   bool bidirectional = true;       // RNN encoder reads both ways
   int64_t heads = 4;               // Transformer attention heads
   int64_t feedForwardSize = 1024;  // Transformer position-wise feed-forward width
   double dropout = 0.3;            // on embeddings, between layers, before the output layer
   bool tieTargetEmbeddings = false;  // output layer reuses the target embedding matrix
+
+  int64_t decoderDepth() const { return decoderLayers > 0 ? decoderLayers : layers; }
 
   // "key=value" lines, and back; fromText throws InputError on unknown keys or bad values.
   std::string toText() const;

@@ -34,8 +34,9 @@ TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config) : conf
   for (int64_t i = 0; i < config.layers; ++i)
     layers_->push_back(TransformerEncoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, config.layers * config.hiddenSize));
-  if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, config.layers * config.hiddenSize));
+  const int64_t decoderStates = config.decoderDepth() * config.hiddenSize;
+  bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, decoderStates));
+  if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
 }
 
 EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& /*lengths*/,
@@ -52,7 +53,7 @@ EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const
   const auto mean = outputs.sum(1) / maskF.sum(1).clamp_min(1.0);  // [B, d]
   const int64_t B = source.size(0);
   auto layered = [&](torch::nn::Linear& bridge) {
-    return torch::tanh(bridge(mean)).view({B, config_.layers, config_.hiddenSize}).transpose(0, 1).contiguous();
+    return torch::tanh(bridge(mean)).view({B, config_.decoderDepth(), config_.hiddenSize}).transpose(0, 1).contiguous();
   };
   RecurrentState state;
   state.h = layered(bridgeH_);

@@ -32,6 +32,12 @@ awk -v b="$bleu" 'BEGIN { exit !(b > 10) }' || fail "validation BLEU only $bleu"
 expect_contains "$(cat run/config.ini)" "hidden-size = 64"
 expect_contains "$(cat run/config.ini)" "train-src = $TMP/train.src"
 
+# --- on a terminal: a live progress line with the ETA, redrawn in place
+script -qec "${TRAIN[*]} --model-dir tty --max-steps 30" /dev/null > tty.txt 2>&1 || fail "training on a terminal failed"
+expect_contains "$(cat tty.txt)" $'\r'
+expect_contains "$(cat tty.txt)" "tok/s  lr 0.003  elapsed 0m0"
+expect_contains "$(cat tty.txt)" "ETA 0m0"
+
 # --- same seed, same loss curve and weights; a different seed differs
 expect_ok "${TRAIN[@]}" --model-dir again --max-steps 120
 [ "$(cut -d, -f1-7 run/metrics.csv)" == "$(cut -d, -f1-7 again/metrics.csv)" ] || fail "two runs differ"
@@ -111,7 +117,7 @@ expect_line "$ERR" "nmt-train: error: run already holds a training run (run/last
 expect_fail 1 "$BIN/nmt-train" --model-dir empty --resume
 expect_line "$ERR" "nmt-train: error: nothing to resume: empty/last.pt does not exist"
 expect_fail 1 "$BIN/nmt-train" --model-dir run --resume --hidden-size 32 --layers 2
-expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: cannot resume run: the options differ from its model in architecture (hiddenSize: 64 -> 32; layers: 1 -> 2)"
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: cannot resume run: the options differ from its model in architecture (decoderLayers: 1 -> 2; hiddenSize: 64 -> 32; layers: 1 -> 2)"
 [ ! -e x/last.pt ] || fail "a failed run wrote a checkpoint"
 
 # --- a non-finite loss stops training and keeps the last good checkpoint

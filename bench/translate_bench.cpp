@@ -1,0 +1,97 @@
+// Translation speed of a trained model directory: batched greedy and beam search over a test
+// set (sentences/s, target tokens/s), batch-1 greedy latency (p50/p95) and peak memory.
+//   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
+#include "common/AppMain.h"
+#include "decode/Translator.h"
+#include "util/Device.h"
+#include "util/TextLineReader.h"
+#include "util/Threads.h"
+
+#include <fmt/core.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace po = boost::program_options;
+using namespace nmt;
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double peakResidentMiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void throughput(TranslationModel& model, const std::vector<std::string>& sentences, int64_t beam,
+                std::size_t batchSize) {
+  TranslatorOptions options;
+  options.beam.beamSize = beam;
+  options.beam.lengthPenalty = 1.0;
+  options.batchSize = batchSize;
+  Translator translator(model, options, c10::Device(c10::kCPU));
+  const auto start = std::chrono::steady_clock::now();
+  const auto out = translator.translate(sentences);
+  const double s = seconds(start);
+  std::size_t tokens = 0;
+  for (const auto& t : out)
+    if (!t.hypotheses.empty()) tokens += t.hypotheses[0].tokens.size() + 1;
+  fmt::print("  {:<22} {:>7.2f} s  {:>7.1f} sentences/s  {:>8.0f} target tokens/s\n",
+             beam == 1 ? fmt::format("greedy (batch {})", batchSize) : fmt::format("beam {}", beam), s,
+             sentences.size() / s, tokens / s);
+}
+
+void latency(TranslationModel& model, const std::vector<std::string>& sentences, std::size_t count) {
+  Translator translator(model, TranslatorOptions{}, c10::Device(c10::kCPU));
+  std::vector<double> ms;
+  for (std::size_t i = 0; i < std::min(count, sentences.size()); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    translator.translate({sentences[i]});
+    ms.push_back(1000.0 * seconds(start));
+  }
+  std::sort(ms.begin(), ms.end());
+  auto pct = [&](double p) { return ms[static_cast<std::size_t>(p * (ms.size() - 1))]; };
+  fmt::print("  {:<22} p50 {:.1f} ms  p95 {:.1f} ms  (over {} sentences)\n", "greedy, batch 1", pct(0.5), pct(0.95),
+             ms.size());
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  return app::runMain("nmt-bench-translate", [&] {
+    std::string modelDir, input;
+    std::vector<int> threads;
+    int64_t beam;
+    std::size_t latencyCount, batchSize;
+    po::options_description desc("Benchmark options");
+    desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
+        "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
+        "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
+        "beam", po::value(&beam)->default_value(5), "beam size to measure besides greedy")(
+        "batch-size", po::value(&batchSize)->default_value(64), "greedy batch size")(
+        "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency");
+    po::variables_map vm;
+    if (!app::parseCommandLine("nmt-bench-translate", "nmt-bench-translate --model DIR --input FILE", argc, argv, desc,
+                               {}, vm))
+      return 0;
+    auto model = loadTranslationModel(modelDir, c10::Device(c10::kCPU));
+    std::vector<std::string> sentences;
+    TextLineReader reader(input);
+    for (std::string line; reader.next(line);) sentences.push_back(line);
+    fmt::print("{} sentences from {}; model {} ({} encoder, {:.1f} M parameters)\n", sentences.size(), input, modelDir,
+               model.model->config().encoder, model.model->parameterCount() / 1e6);
+    for (int n : threads) {
+      fmt::print("--threads {} ({})\n", n, configureThreads(n));
+      throughput(model, sentences, 1, batchSize);
+      throughput(model, sentences, beam, batchSize);
+      latency(model, sentences, latencyCount);
+    }
+    fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());
+    return 0;
+  });
+}
