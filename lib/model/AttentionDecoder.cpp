@@ -44,7 +44,9 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
                                            const torch::Tensor& embedded) {
   const auto pre = output_(dropout_(torch::cat({hidden, context, embedded}, -1)));
   if (!config_.tieTargetEmbeddings) return pre;
-  return torch::nn::functional::linear(torch::tanh(pre), embedding_->weight);
+  // no squashing before the tied matrix: logits must be able to grow faster than the
+  // embeddings' norms do (with tanh here, training on Multi30k crawled)
+  return torch::nn::functional::linear(pre, embedding_->weight);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const RecurrentState& state,
