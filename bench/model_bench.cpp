@@ -1,13 +1,15 @@
 // Forward+backward time per batch and per target token for the default model configurations,
 // at --batch-tokens 4096 on Multi30k-like lengths, with achieved GFLOP/s next to a 1024x1024
 // matmul's GFLOP/s measured in the same run.
-//   nmt-bench-model [--batches 10] [--batch-tokens 4096]
+//   nmt-bench-model [--batches 10] [--batch-tokens 4096] [--threads 1 2]
 #include "common/AppMain.h"
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "util/Threads.h"
 
 #include <fmt/core.h>
+#include <sys/resource.h>
 #include <torch/torch.h>
 
 #include <chrono>
@@ -61,7 +63,10 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
   // encoder weights per padded source token, decoder weights per padded target token.
   int64_t encoderWeights = 0, decoderWeights = 0;
   for (const auto& p : model->named_parameters()) {
-    if (p.key().find("embedding") != std::string::npos) continue;
+    // embeddings are lookups, except the target one when the output layer reuses it
+    if (p.key().find("embedding") != std::string::npos &&
+        !(config.tieTargetEmbeddings && p.key() == "decoder.embedding.weight"))
+      continue;
     (p.key().rfind("encoder.", 0) == 0 ? encoderWeights : decoderWeights) += p.value().numel();
   }
   double flops = 0.0, total = 0.0;
@@ -83,7 +88,7 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
     flops += 6.0 * (static_cast<double>(encoderWeights) * batch.source.numel() +
                     static_cast<double>(decoderWeights) * gold.numel());
   }
-  fmt::print("{:<12} {:>6.1f}M params  {:>7.0f} ms/batch  {:>6.3f} ms/target token  {:>6.0f} tokens/s  ~{:>5.1f} GFLOP/s\n",
+  fmt::print("{:<14} {:>6.1f}M params  {:>7.0f} ms/batch  {:>6.3f} ms/target token  {:>6.0f} tokens/s  ~{:>5.1f} GFLOP/s\n",
              name, model->parameterCount() / 1e6, 1000.0 * total / batches, 1000.0 * total / targetTokens,
              realTokens / total, flops / total / 1e9);
 }
@@ -94,23 +99,33 @@ int main(int argc, char* argv[]) {
   return app::runMain("nmt-bench-model", [&] {
     int batches;
     std::size_t batchTokens;
+    std::vector<int> threads;
     po::options_description desc("Benchmark options");
     desc.add_options()("batches", po::value(&batches)->default_value(10), "timed training steps per model")(
+        "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
         "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-model", "nmt-bench-model [--batches N]", argc, argv, desc, {}, vm)) return 0;
 
-    fmt::print("intra-op threads: {}; 1024x1024 matmul: {:.1f} GFLOP/s\n", at::get_num_threads(), matmulGflops());
-    ModelConfig rnn;  // the defaults: embedding 256, bidirectional GRU 512, 8000-piece vocabularies
-    rnn.encoder = "rnn";
-    bench("rnn", rnn, batches, batchTokens);
-    ModelConfig transformer;
-    transformer.encoder = "transformer";
-    transformer.layers = 3;
-    transformer.decoderLayers = 1;
-    transformer.heads = 4;
-    transformer.feedForwardSize = 1024;
-    bench("transformer", transformer, batches, batchTokens);
+    for (int n : threads) {
+      const std::string threadInfo = configureThreads(n);
+      fmt::print("--threads {} ({}); 1024x1024 matmul: {:.1f} GFLOP/s\n", n, threadInfo, matmulGflops());
+      ModelConfig reference;  // the defaults: embedding 256, bidirectional GRU 512, 8000-piece vocabularies
+      bench("rnn-reference", reference, batches, batchTokens);
+      ModelConfig rnn = reference;  // configs/multi30k-de-en-rnn.ini
+      rnn.tieTargetEmbeddings = true;
+      bench("rnn (tied)", rnn, batches, batchTokens);
+      ModelConfig transformer = rnn;  // configs/multi30k-de-en-transformer.ini
+      transformer.encoder = "transformer";
+      transformer.layers = 3;
+      transformer.decoderLayers = 1;
+      transformer.heads = 4;
+      transformer.feedForwardSize = 1024;
+      bench("transformer", transformer, batches, batchTokens);
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    fmt::print("peak resident memory: {:.0f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
     fmt::print("tokens/s counts source + target tokens without padding; GFLOP/s is an estimate (6 FLOP per weight per padded token)\n");
     return 0;
   });

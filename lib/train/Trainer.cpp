@@ -40,13 +40,20 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<Encode
       optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr.lr))),
       schedule_(options_.lr) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
-  if (options_.teacherForcing < 0.0 || options_.teacherForcing > 1.0 || options_.teacherForcingMin < 0.0 ||
-      options_.teacherForcingMin > 1.0)
-    throw InputError("--teacher-forcing and --teacher-forcing-min must be in [0, 1]");
-  if (options_.labelSmoothing < 0.0 || options_.labelSmoothing >= 1.0)
-    throw InputError("--label-smoothing must be in [0, 1)");
-  if (options_.logEvery < 1) throw InputError("--log-every must be at least 1");
+  validateTrainerOptions(options_);
   state_.lrSchedule = schedule_.stateText();
+}
+
+void validateTrainerOptions(const TrainerOptions& options) {
+  LrSchedule check(options.lr);  // throws on a bad schedule
+  if (options.teacherForcing < 0.0 || options.teacherForcing > 1.0 || options.teacherForcingMin < 0.0 ||
+      options.teacherForcingMin > 1.0)
+    throw InputError("--teacher-forcing and --teacher-forcing-min must be in [0, 1]");
+  if (options.labelSmoothing < 0.0 || options.labelSmoothing >= 1.0)
+    throw InputError("--label-smoothing must be in [0, 1)");
+  if (options.logEvery < 1) throw InputError("--log-every must be at least 1");
+  if (options.batching.batchTokens == 0 && options.batching.batchSentences == 0)
+    throw InputError("--batch-tokens must be positive");
 }
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {

@@ -33,6 +33,9 @@ struct TrainerOptions {
   int64_t logEvery = 100;                // a metrics row (and a log line off a terminal) every this many steps
 };
 
+// Throws InputError naming the first option out of range.
+void validateTrainerOptions(const TrainerOptions& options);
+
 enum class StopReason { kMaxSteps, kMaxEpochs, kMaxTime, kEarlyStopping, kSignal, kNonFiniteLoss };
 
 struct TrainOutcome {

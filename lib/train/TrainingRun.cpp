@@ -112,6 +112,7 @@ Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, co
 
 TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
+  validateTrainerOptions(request.trainer);
   const c10::Device device = resolveDevice(request.device);
   const std::string threadInfo = configureThreads(request.threads);
   const unsigned threads = request.threads > 0 ? static_cast<unsigned>(request.threads) : 2u;

@@ -7,7 +7,9 @@ source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
 DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
-TRAIN=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 20 --log-every 10)
+# teacher forcing decays, so resuming must also restore the random draws that choose it
+TRAIN=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 20 --log-every 10
+       --teacher-forcing-min 0.8 --teacher-forcing-decay-steps 200)
 # column N of metrics.csv at STEP
 metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
 
@@ -81,6 +83,22 @@ cp joint/bpe.model reuse.model; mkdir reuse; cp joint/bpe.model reuse/
 expect_ok "${TRAIN[@]}" --model-dir reuse --max-steps 1
 expect_contains "$ERR" "BPE: reusing reuse/bpe.model"
 
+# --- TSV input, epochs, early stopping, the inverse-square-root schedule
+paste train.src train.tgt > train.tsv; paste valid.src valid.tgt > valid.tsv
+expect_ok "$BIN/nmt-train" --train train.tsv --valid valid.tsv "${TINY_MODEL[@]}" --model-dir tsv --max-epochs 1
+expect_contains "$ERR" "training: 600 pairs in 21 batches per epoch"
+expect_contains "$ERR" "nmt-train: done: reached --max-epochs 1"
+expect_line "$(tail -1 tsv/metrics.csv | cut -d, -f1,2)" "21,1"
+expect_ok "$BIN/nmt-train" "${DATA[@]}" --vocab-size 60 --embedding-size 32 --hidden-size 64 --batch-tokens 600 \
+  --model-dir stale --lr 1e-9 --valid-every 2 --patience 2 --max-steps 100
+expect_contains "$ERR" "nmt-train: done: early stopping: no better validation BLEU in 2 validations"
+expect_line "$(tail -1 stale/metrics.csv | cut -d, -f1)" "6"
+expect_ok "${TRAIN[@]}" --model-dir isqrt --lr-schedule inverse-sqrt --warmup-steps 10 --max-steps 40
+expect_line "$(metric isqrt/metrics.csv 10 7)" "0.003"
+expect_line "$(metric isqrt/metrics.csv 40 7)" "0.0015"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --lr-schedule inverse-sqrt
+expect_line "$ERR" "nmt-train: error: --lr-schedule inverse-sqrt needs --warmup-steps above 0"
+
 # --- bad options and input: one line naming the option, file or line
 printf 'hidden-size = 48\nbogus-option = 1\n' > bad1.ini
 expect_fail 2 "${TRAIN[@]}" --model-dir x --config bad1.ini
@@ -95,7 +113,6 @@ expect_line "$ERR" "nmt-train: cannot open config file missing.ini (see nmt-trai
 expect_fail 2 "${TRAIN[@]}"
 expect_line "$ERR" "nmt-train: --model-dir is required (see nmt-train --help)"
 BARE=("$BIN/nmt-train" "${TINY_MODEL[@]}" --model-dir x)
-paste valid.src valid.tgt > valid.tsv
 expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt --valid valid.tsv --valid-src valid.src
 expect_line "$ERR" "nmt-train: error: give either --valid-src/--valid-tgt or --valid, not both"
 expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt
