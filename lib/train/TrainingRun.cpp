@@ -123,10 +123,9 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   if (!request.resume && dir.hasCheckpoint())
     throw InputError(dir.root() + " already holds a training run (" + dir.last() +
                      "); continue it with --resume or choose another --model-dir");
-  fs::create_directories(dir.root());
-
   const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
+  fs::create_directories(dir.root());  // only once the data has passed its checks
   progress.message(fmt::format("device: {}; {}", device.str(), threadInfo));
   prepareBpe(dir, request.bpe, train, threads, progress);
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
