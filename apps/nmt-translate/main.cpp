@@ -7,7 +7,6 @@
 #include "util/InputError.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
-#include "util/Utf8.h"
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -58,14 +57,6 @@ void warnTruncated(const std::string& name, std::size_t line, const Translation&
                line, t.inputPieces, max);
 }
 
-// Checks and cleans one input line (strips '\r'); InputError naming the line when not UTF-8.
-std::string checkedLine(std::string line, const std::string& name, std::size_t number) {
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (auto bad = firstInvalidUtf8(line))
-    throw InputError(fmt::format("{}:{}: invalid UTF-8 at byte {}", name, number, *bad + 1));
-  return line;
-}
-
 void translateFile(Translator& translator, Output& o, const std::string& path, std::size_t max) {
   TextLineReader reader(path);
   std::vector<std::string> lines;
@@ -85,7 +76,7 @@ void translateStream(Translator& translator, Output& o, std::size_t batchSize, s
   std::vector<std::string> lines;
   std::size_t done = 0;
   while (input.next(lines, batchSize)) {
-    for (std::size_t i = 0; i < lines.size(); ++i) lines[i] = checkedLine(std::move(lines[i]), "<stdin>", done + i + 1);
+    for (std::size_t i = 0; i < lines.size(); ++i) checkInputLine(lines[i], "<stdin>", done + i + 1);
     const auto translations = translator.translate(lines);
     for (const auto& t : translations) {
       ++done;
@@ -110,7 +101,8 @@ void interactive(Translator& translator, Output& o, std::size_t max) {
       continue;
     }
     try {
-      const auto t = translator.translate({checkedLine(line, "<stdin>", n)});
+      checkInputLine(line, "<stdin>", n);
+      const auto t = translator.translate({line});
       warnTruncated("<stdin>", n, t[0], max);
       write(translator, o, t[0], n);
     } catch (const InputError& e) {

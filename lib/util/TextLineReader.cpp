@@ -8,6 +8,12 @@
 
 namespace nmt {
 
+void checkInputLine(std::string& line, const std::string& name, std::size_t number) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (auto bad = firstInvalidUtf8(line))
+    throw InputError(name + ":" + std::to_string(number) + ": invalid UTF-8 at byte " + std::to_string(*bad + 1));
+}
+
 TextLineReader::TextLineReader(std::string path) : name_(std::move(path)), file_(name_), in_(&file_) {
   if (!file_) throw InputError("cannot open " + name_ + ": " + std::strerror(errno));
 }
@@ -19,10 +25,7 @@ bool TextLineReader::next(std::string& line) {
     if (in_->bad()) throw InputError("error reading " + name_ + " after line " + std::to_string(line_));
     return false;
   }
-  ++line_;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (auto bad = firstInvalidUtf8(line))
-    throw InputError(name_ + ":" + std::to_string(line_) + ": invalid UTF-8 at byte " + std::to_string(*bad + 1));
+  checkInputLine(line, name_, ++line_);
   return true;
 }
 
