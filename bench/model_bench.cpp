@@ -6,6 +6,7 @@
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "util/HeapReuse.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -100,12 +101,16 @@ int main(int argc, char* argv[]) {
     int batches;
     std::size_t batchTokens;
     std::vector<int> threads;
+    bool systemMalloc = false;
     po::options_description desc("Benchmark options");
     desc.add_options()("batches", po::value(&batches)->default_value(10), "timed training steps per model")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
-        "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch");
+        "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch")(
+        "system-malloc", po::bool_switch(&systemMalloc),
+        "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-model", "nmt-bench-model [--batches N]", argc, argv, desc, {}, vm)) return 0;
+    if (!systemMalloc) reuseFreedMemory();
 
     for (int n : threads) {
       const std::string threadInfo = configureThreads(n);

@@ -4,6 +4,7 @@
 #include "common/AppMain.h"
 #include "decode/Translator.h"
 #include "util/Device.h"
+#include "util/HeapReuse.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
 
@@ -68,17 +69,21 @@ int main(int argc, char* argv[]) {
     std::vector<int> threads;
     int64_t beam;
     std::size_t latencyCount, batchSize;
+    bool systemMalloc = false;
     po::options_description desc("Benchmark options");
     desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
         "beam", po::value(&beam)->default_value(5), "beam size to measure besides greedy")(
         "batch-size", po::value(&batchSize)->default_value(64), "greedy batch size")(
-        "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency");
+        "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency")(
+        "system-malloc", po::bool_switch(&systemMalloc),
+        "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-translate", "nmt-bench-translate --model DIR --input FILE", argc, argv, desc,
                                {}, vm))
       return 0;
+    if (!systemMalloc) reuseFreedMemory();
     auto model = loadTranslationModel(modelDir, c10::Device(c10::kCPU));
     std::vector<std::string> sentences;
     TextLineReader reader(input);

@@ -6,6 +6,7 @@
 #include "util/Device.h"
 #include "util/InputError.h"
 #include "util/TextLineReader.h"
+#include "util/HeapReuse.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -87,6 +88,7 @@ int main(int argc, char* argv[]) {
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
 
     const auto dev = resolveDevice(device);
+    reuseFreedMemory();
     configureThreads(threads);
     auto model = loadTranslationModel(modelDir, dev, weights);
     if (selfAttention && model.model->config().encoder != "transformer")

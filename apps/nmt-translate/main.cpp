@@ -6,6 +6,7 @@
 #include "util/Device.h"
 #include "util/InputError.h"
 #include "util/TextLineReader.h"
+#include "util/HeapReuse.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -146,6 +147,7 @@ int main(int argc, char* argv[]) {
     if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
 
     const auto dev = resolveDevice(device);
+    reuseFreedMemory();
     configureThreads(threads);
     auto model = loadTranslationModel(modelDir, dev, weights);
     std::ofstream file;

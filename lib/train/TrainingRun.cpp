@@ -6,6 +6,7 @@
 #include "util/AtomicFile.h"
 #include "util/Device.h"
 #include "util/InputError.h"
+#include "util/HeapReuse.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -114,6 +115,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
   validateTrainerOptions(request.trainer);
   const c10::Device device = resolveDevice(request.device);
+  reuseFreedMemory();
   const std::string threadInfo = configureThreads(request.threads);
   const unsigned threads = request.threads > 0 ? static_cast<unsigned>(request.threads) : 2u;
 
