@@ -75,7 +75,7 @@ int main(int argc, char* argv[]) {
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
         "beam", po::value(&beam)->default_value(5), "beam size to measure besides greedy")(
-        "batch-size", po::value(&batchSize)->default_value(64), "greedy batch size")(
+        "batch-size", po::value(&batchSize)->default_value(64), "sentences per batch (greedy and beam)")(
         "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency")(
         "system-malloc", po::bool_switch(&systemMalloc),
         "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");

@@ -130,7 +130,7 @@ int main(int argc, char* argv[]) {
         "scores", po::bool_switch(), "print 'LINE ||| translation ||| log-probability' lines, as --nbest does")(
         "length-penalty", po::value(&options.beam.lengthPenalty)->default_value(1.0, "1.0"),
         "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)")(
-        "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per greedy batch")(
+        "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per batch, sorted by length (beam search: K rows each)")(
         "max-ratio", po::value(&options.limits.ratio)->default_value(2.0, "2.0"),
         "a translation has at most max-ratio x source pieces + 10")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(

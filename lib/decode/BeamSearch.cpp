@@ -21,6 +21,14 @@ struct Finished {
   double rank;
 };
 
+// One sentence's search: its live beams and its endings.
+struct SentenceSearch {
+  int64_t limit = 0;
+  std::vector<std::vector<int>> histories{{}};  // live beams' tokens; empty once the search is over
+  std::vector<double> scores{0.0};
+  std::vector<Finished> finished;
+};
+
 }  // namespace
 
 double normalizedScore(double score, std::size_t length, double alpha) {
@@ -28,90 +36,133 @@ double normalizedScore(double score, std::size_t length, double alpha) {
   return score / std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
 
-std::vector<Hypothesis> beamSearch(Seq2Seq& model, const at::Tensor& source, const at::Tensor& sourceLength,
-                                   const at::Tensor& sourceMask, const DecodeLimits& limits, const BeamOptions& options) {
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
+                                                const BeamOptions& options) {
   const int64_t K = std::max<int64_t>(1, options.beamSize);
-  const auto device = source.device();
-  const auto encoded = model->encode(source, sourceLength, sourceMask);
+  const int64_t B = batch.source.size(0);
+  const auto device = batch.source.device();
+  const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   auto& decoder = model->decoder();
   const auto fullMemory = decoder->prepare(encoded);
-  const int64_t limit = limits.maxLength(sourceLength[0].item<int64_t>());
-  const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
+  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
 
-  // live beams: token histories and scores on the CPU; states and memory rows on the device
-  std::vector<std::vector<int>> histories{{}};
-  std::vector<double> scores{0.0};
-  RecurrentState state = encoded.initialState;
-  std::vector<Finished> finished;
+  std::vector<SentenceSearch> searches(B);
+  for (int64_t r = 0; r < B; ++r) searches[r].limit = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
 
-  for (int64_t t = 0; t < limit && !histories.empty(); ++t) {
-    const auto n = static_cast<int64_t>(histories.size());
-    std::vector<int64_t> last(n);
-    for (int64_t i = 0; i < n; ++i) last[i] = histories[i].empty() ? SpecialIds::kBos : histories[i].back();
-    const auto zeros = torch::zeros({n}, longOptions);
-    const DecoderMemory memory{fullMemory.values.index_select(0, zeros), fullMemory.projectedKeys.index_select(0, zeros),
-                               fullMemory.mask.index_select(0, zeros)};
+  // Live rows are the live beams of the sentences still searching, sentence by sentence.
+  RecurrentState state = encoded.initialState;  // one row per sentence at first
+  std::vector<int64_t> rowSentence(B);
+  for (int64_t r = 0; r < B; ++r) rowSentence[r] = r;
+  std::vector<int64_t> memoryRows;  // the rows `memory` was selected for
+  DecoderMemory memory;
+
+  for (int64_t t = 0; !rowSentence.empty(); ++t) {
+    const auto n = static_cast<int64_t>(rowSentence.size());
+    if (rowSentence != memoryRows) {  // the layout changes only when beams are born or searches end
+      const auto rows = torch::tensor(rowSentence, torch::kInt64).to(device);
+      memory = {fullMemory.values.index_select(0, rows), fullMemory.projectedKeys.index_select(0, rows),
+                fullMemory.mask.index_select(0, rows)};
+      memoryRows = rowSentence;
+    }
+    // each live sentence's beams go into K slots of its own; empty slots score -inf
+    std::vector<int64_t> last, slot;
+    std::vector<double> rowScores;
+    std::vector<int64_t> active;  // sentences with live beams, in row order
+    for (int64_t i = 0; i < n;) {
+      const int64_t s = rowSentence[i];
+      const auto& search = searches[s];
+      for (std::size_t b = 0; b < search.histories.size(); ++b, ++i) {
+        last.push_back(search.histories[b].empty() ? SpecialIds::kBos : search.histories[b].back());
+        slot.push_back(static_cast<int64_t>(active.size()) * K + static_cast<int64_t>(b));
+        rowScores.push_back(search.scores[b]);
+      }
+      active.push_back(s);
+    }
     auto step = decoder->step(torch::tensor(last, torch::kInt64).to(device), state, memory);
-    step.logProbs.index_fill_(1, torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions),
-                              -std::numeric_limits<float>::infinity());
-    const auto total = (step.logProbs.to(torch::kFloat64) +
-                        torch::tensor(scores, torch::kFloat64).to(device).unsqueeze(1)).reshape(-1);
-    const auto [topScores, topIndices] = total.topk(std::min<int64_t>(2 * K, total.size(0)));
+    step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+    const int64_t V = step.logProbs.size(1);
+    const auto A = static_cast<int64_t>(active.size());
+    const auto total = step.logProbs.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
+    auto slots = total;  // already in slot order when every active sentence has K beams
+    if (n != A * K) {
+      slots = torch::full({A * K, V}, -std::numeric_limits<double>::infinity(),
+                          torch::TensorOptions().dtype(torch::kFloat64).device(device));
+      slots.index_copy_(0, torch::tensor(slot, torch::kInt64).to(device), total);
+    }
+    const auto [topScores, topIndices] = slots.view({A, K * V}).topk(std::min<int64_t>(2 * K, K * V), 1);
     const auto candidateScores = topScores.cpu();
     const auto candidateIndices = topIndices.cpu();
-    const int64_t V = step.logProbs.size(1);
+    const auto scoreOf = candidateScores.accessor<double, 2>();
+    const auto indexOf = candidateIndices.accessor<int64_t, 2>();
 
-    std::vector<std::vector<int>> nextHistories;
-    std::vector<double> nextScores;
-    std::vector<int64_t> parents;
-    const bool lastStep = t + 1 == limit;
-    for (int64_t c = 0; c < candidateIndices.size(0) && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
-      const int64_t index = candidateIndices[c].item<int64_t>();
-      const double score = candidateScores[c].item<double>();
-      if (!std::isfinite(score)) break;
-      const int64_t parent = index / V, token = index % V;
-      auto history = histories[parent];
-      if (token == SpecialIds::kEos) {
-        if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
-        Hypothesis h;
-        h.tokens = history;
-        h.score = score;
-        h.finished = true;
-        finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, options.lengthPenalty)});
-        continue;
+    std::vector<int64_t> nextRowSentence, parents;
+    int64_t firstRow = 0;  // the active sentence's first live row
+    for (int64_t a = 0; a < A; ++a) {
+      auto& search = searches[active[a]];
+      const auto beams = static_cast<int64_t>(search.histories.size());
+      std::vector<std::vector<int>> nextHistories;
+      std::vector<double> nextScores;
+      std::vector<int64_t> nextParents;
+      const bool lastStep = t + 1 == search.limit;
+      for (int64_t c = 0; c < candidateScores.size(1) && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
+        const double score = scoreOf[a][c];
+        if (!std::isfinite(score)) break;
+        const int64_t beam = indexOf[a][c] / V, token = indexOf[a][c] % V;
+        auto history = search.histories[beam];
+        if (token == SpecialIds::kEos) {
+          if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
+          Hypothesis h;
+          h.tokens = history;
+          h.score = score;
+          h.finished = true;
+          search.finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, options.lengthPenalty)});
+          continue;
+        }
+        history.push_back(static_cast<int>(token));
+        if (lastStep) {  // cut at the limit: ends here unfinished
+          const double rank = normalizedScore(score, history.size(), options.lengthPenalty);
+          Hypothesis h;
+          h.tokens = std::move(history);
+          h.score = score;
+          search.finished.push_back({std::move(h), rank});
+          continue;
+        }
+        nextHistories.push_back(std::move(history));
+        nextScores.push_back(score);
+        nextParents.push_back(firstRow + beam);
       }
-      history.push_back(static_cast<int>(token));
-      if (lastStep) {  // cut at the limit: ends here unfinished
-        const double rank = normalizedScore(score, history.size(), options.lengthPenalty);
-        Hypothesis h;
-        h.tokens = std::move(history);
-        h.score = score;
-        finished.push_back({std::move(h), rank});
-        continue;
+      firstRow += beams;
+      if (static_cast<int64_t>(search.finished.size()) >= K && !nextScores.empty()) {
+        // stop when no live beam can still beat the K-th best ending: log-probabilities only
+        // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
+        std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
+                         [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+        const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
+        if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, options.lengthPenalty) <=
+            search.finished[K - 1].rank) {
+          nextHistories.clear();
+          nextScores.clear();
+          nextParents.clear();
+        }
       }
-      nextHistories.push_back(std::move(history));
-      nextScores.push_back(score);
-      parents.push_back(parent);
+      search.histories = std::move(nextHistories);
+      search.scores = std::move(nextScores);
+      nextRowSentence.insert(nextRowSentence.end(), search.histories.size(), active[a]);
+      parents.insert(parents.end(), nextParents.begin(), nextParents.end());
     }
-    if (static_cast<int64_t>(finished.size()) >= K) {
-      // stop when no live beam can still beat the K-th best ending: log-probabilities only
-      // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
-      if (nextScores.empty()) break;
-      std::nth_element(finished.begin(), finished.begin() + (K - 1), finished.end(),
-                       [](const Finished& a, const Finished& b) { return a.rank > b.rank; });
-      const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
-      if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, options.lengthPenalty) <= finished[K - 1].rank) break;
-    }
-    histories = std::move(nextHistories);
-    scores = std::move(nextScores);
-    if (!histories.empty()) state = selectRows(step.state, torch::tensor(parents, torch::kInt64).to(device));
+    rowSentence = std::move(nextRowSentence);
+    if (!rowSentence.empty()) state = selectRows(step.state, torch::tensor(parents, torch::kInt64).to(device));
   }
 
-  std::stable_sort(finished.begin(), finished.end(), [](const Finished& a, const Finished& b) { return a.rank > b.rank; });
-  std::vector<Hypothesis> out;
-  for (auto& f : finished) {
-    if (static_cast<int64_t>(out.size()) >= std::max<int64_t>(1, options.nbest)) break;
-    out.push_back(std::move(f.hypothesis));
+  std::vector<std::vector<Hypothesis>> out(B);
+  for (int64_t r = 0; r < B; ++r) {
+    auto& finished = searches[r].finished;
+    std::stable_sort(finished.begin(), finished.end(), [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+    for (auto& f : finished) {
+      if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, options.nbest)) break;
+      out[r].push_back(std::move(f.hypothesis));
+    }
   }
   return out;
 }

@@ -17,12 +17,14 @@ struct BeamOptions {
 // Ranking score of a hypothesis with `length` pieces (</s> included) and log-probability `score`.
 double normalizedScore(double score, std::size_t length, double alpha);
 
-// Beam search over one source sentence (source [1, S] with its mask and length, as a Batch
-// row). A hypothesis ends at </s> (when among the K best candidates, so K = 1 is greedy search)
-// or at the length limit; search stops when K have ended and no live one can rank above them.
-// Returns up to nbest hypotheses, best first by normalizedScore; Hypothesis::score is the raw
-// log-probability. Call under inference mode.
-std::vector<Hypothesis> beamSearch(Seq2Seq& model, const at::Tensor& source, const at::Tensor& sourceLength,
-                                   const at::Tensor& sourceMask, const DecodeLimits& limits, const BeamOptions& options);
+// Beam search over every row of a batch at once: the live beams of all its sentences go through
+// the decoder together, one matrix per step (one sentence's K beams alone are too few rows to keep
+// the matrix units busy). Each sentence is searched as if alone: a hypothesis ends at </s> (when
+// among its K best candidates, so K = 1 is greedy search) or at its length limit; a sentence's
+// search stops when K have ended and no live beam can rank above them. Row r of the result holds
+// up to nbest hypotheses of batch row r, best first by normalizedScore; Hypothesis::score is the
+// raw log-probability. Call under inference mode.
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
+                                                const BeamOptions& options);
 
 }  // namespace nmt

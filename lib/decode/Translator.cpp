@@ -38,26 +38,26 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     if (!sources[i].source.empty()) todo.push_back(i);
   }
 
-  if (options_.beam.beamSize <= 1) {
-    // longest first, so each batch holds sentences of similar length
-    std::stable_sort(todo.begin(), todo.end(),
-                     [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
-    for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
-      const std::vector<std::size_t> rows(todo.begin() + start,
-                                          todo.begin() + std::min(todo.size(), start + options_.batchSize));
-      const Batch batch = makeBatch(sources, rows, device_);
+  // longest first, so each batch holds sentences of similar length
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
+  for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
+    const std::vector<std::size_t> rows(todo.begin() + start,
+                                        todo.begin() + std::min(todo.size(), start + options_.batchSize));
+    const Batch batch = makeBatch(sources, rows, device_);
+    if (options_.beam.beamSize <= 1) {
       auto hyps = greedySearch(model_.model, batch, options_.limits, options_.keepAttention);
       for (std::size_t r = 0; r < hyps.size(); ++r) {
         auto& t = out[batch.examples[r]];
         if (options_.keepAttention) t.attention = hyps[r].attention;
         t.hypotheses.push_back(std::move(hyps[r]));
       }
+      continue;
     }
-  } else {
-    for (std::size_t i : todo) {
-      const Batch batch = makeBatch(sources, {i}, device_);
-      out[i].hypotheses =
-          beamSearch(model_.model, batch.source, batch.sourceLengths, batch.sourceMask, options_.limits, options_.beam);
+    auto nbests = beamSearch(model_.model, batch, options_.limits, options_.beam);
+    for (std::size_t r = 0; r < nbests.size(); ++r) {
+      const std::size_t i = batch.examples[r];
+      out[i].hypotheses = std::move(nbests[r]);
       if (options_.keepAttention && !out[i].hypotheses.empty())
         out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].hypotheses[0].tokens, device_).attention;
       // forced decoding always ends with </s>; drop that row when the hypothesis was cut

@@ -12,7 +12,7 @@ namespace nmt {
 
 struct TranslatorOptions {
   BeamOptions beam{1, 1, 1.0};  // beamSize 1: batched greedy search
-  std::size_t batchSize = 64;  // sentences per greedy batch (sorted by length first)
+  std::size_t batchSize = 64;  // sentences per batch, sorted by length first (beam search: K rows each)
   DecodeLimits limits;         // translation length limits
   bool keepAttention = false;  // fill Translation::attention for the best hypothesis
 };

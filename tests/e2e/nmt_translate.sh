@@ -63,6 +63,12 @@ beam=$(awk -F' \\|\\|\\| ' '{ s += $3 } END { printf "%.4f", s }' <<< "$OUT")
 awk -v b="$beam" -v g="$greedy" 'BEGIN { exit !(b >= g - 1e-3) }' || fail "beam total $beam below greedy $greedy"
 expect_ok "${T[@]}" --input in.txt --beam 3
 [ "$(wc -l <<< "$OUT")" -eq 9 ] || fail "beam: expected 9 lines"
+# beam search runs a batch of sentences at once; one at a time gives the same n-best lists
+# (the same texts; scores may differ in the last float bits)
+expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2
+batched=$(awk -F' \\|\\|\\| ' '{ print $1 " ||| " $2 }' <<< "$OUT")
+expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2 --batch-size 1
+expect_line "$(awk -F' \\|\\|\\| ' '{ print $1 " ||| " $2 }' <<< "$OUT")" "$batched"
 
 # --- overlong input is truncated to the model's maximum (max-length 40) with a warning
 echo "der Mann sieht die Frau der Hund sieht die Katze im Park heute schnell rot blau der Mann sieht die Frau der Hund sieht die Katze im Park" > long.txt

@@ -63,19 +63,18 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   const auto greedy = greedySearch(model, batch, DecodeLimits{});
   double greedyTotal = 0.0, beamTotal = 0.0;
   int finished = 0;
+  const auto single = beamSearch(model, batch, DecodeLimits{}, BeamOptions{1, 1, 1.0});
+  const auto nbests = beamSearch(model, batch, DecodeLimits{}, BeamOptions{5, 3, 0.0});
+  REQUIRE(single.size() == 4);
+  REQUIRE(nbests.size() == 4);
   for (int64_t r = 0; r < batch.source.size(0); ++r) {
-    const auto source = batch.source.narrow(0, r, 1), length = batch.sourceLengths.narrow(0, r, 1),
-               mask = batch.sourceMask.narrow(0, r, 1);
-    BeamOptions one{1, 1, 1.0};
-    const auto single = beamSearch(model, source, length, mask, DecodeLimits{}, one);
-    REQUIRE(single.size() == 1);
-    CHECK(single[0].tokens == greedy[r].tokens);
-    CHECK(single[0].finished == greedy[r].finished);
-    CHECK(single[0].score == doctest::Approx(greedy[r].score).epsilon(1e-6));
+    REQUIRE(single[r].size() == 1);
+    CHECK(single[r][0].tokens == greedy[r].tokens);
+    CHECK(single[r][0].finished == greedy[r].finished);
+    CHECK(single[r][0].score == doctest::Approx(greedy[r].score).epsilon(1e-6));
     finished += greedy[r].finished;
 
-    BeamOptions wide{5, 3, 0.0};
-    const auto nbest = beamSearch(model, source, length, mask, DecodeLimits{}, wide);
+    const auto& nbest = nbests[r];
     REQUIRE(nbest.size() == 3);
     CHECK(nbest[0].score >= nbest[1].score);
     CHECK(nbest[1].score >= nbest[2].score);
@@ -91,6 +90,31 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   CHECK(beamTotal >= greedyTotal - 1e-6);
   // the copy task was learned: greedy output is the source
   for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
+}
+
+TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
+  auto model = copyModel();
+  c10::InferenceMode inference;
+  auto pairs = sources();
+  // a row the copy model has not learned (a long repeat), so that its beams stay alive while
+  // the other sentences' searches end and the batch's live rows change shape
+  pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
+  for (const auto& options : {BeamOptions{5, 3, 0.0}, BeamOptions{3, 2, 1.0}, BeamOptions{4, 1, 0.6}}) {
+    const auto together = beamSearch(model, batch, DecodeLimits{}, options);
+    REQUIRE(together.size() == 5);
+    for (int64_t r = 0; r < 5; ++r) {
+      const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
+      const auto mine = beamSearch(model, alone, DecodeLimits{}, options);
+      REQUIRE(mine.size() == 1);
+      REQUIRE(mine[0].size() == together[r].size());
+      for (std::size_t h = 0; h < mine[0].size(); ++h) {
+        CHECK(mine[0][h].tokens == together[r][h].tokens);
+        CHECK(mine[0][h].finished == together[r][h].finished);
+        CHECK(mine[0][h].score == doctest::Approx(together[r][h].score).epsilon(1e-5));
+      }
+    }
+  }
 }
 
 TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {
