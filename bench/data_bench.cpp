@@ -7,23 +7,15 @@
 #include "data/ParallelCorpus.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
+#include "util/Stopwatch.h"
 
 #include <fmt/core.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
 namespace po = boost::program_options;
 using namespace nmt;
-
-namespace {
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-bench-data", [&] {
@@ -44,24 +36,24 @@ int main(int argc, char* argv[]) {
     char tmpl[] = "/tmp/nmt-bench-XXXXXX";
     const std::string dir = mkdtemp(tmpl);
 
-    auto start = std::chrono::steady_clock::now();
+    Stopwatch watch;
     const auto corpus = ParallelCorpus::fromFiles(srcFile, tgtFile);
-    fmt::print("corpus: {} pairs read and validated in {:.2f} s\n", corpus.pairs().size(), secondsSince(start));
+    fmt::print("corpus: {} pairs read and validated in {:.2f} s\n", corpus.pairs().size(), watch.seconds());
 
     BpeTrainOptions opts;
     opts.inputs = {srcFile, tgtFile};
     opts.modelPrefix = dir + "/bpe";
     opts.vocabSize = vocab;
-    start = std::chrono::steady_clock::now();
+    watch.restart();
     trainBpeModel(opts);
     fmt::print("BPE training: {} pieces on {}+{} ({} lines) in {:.1f} s\n", vocab, src, tgt,
-               2 * corpus.pairs().size(), secondsSince(start));
+               2 * corpus.pairs().size(), watch.seconds());
 
     const BpeModel bpe(opts.modelPrefix + ".model");
     for (unsigned threads : {1u, 2u}) {
-      start = std::chrono::steady_clock::now();
+      watch.restart();
       const auto encoded = encodeCorpus(corpus, bpe, bpe, 0, threads);
-      const double s = secondsSince(start);
+      const double s = watch.seconds();
       fmt::print("BPE encoding ({} thread{}): {:.0f} sentences/s ({} sentences in {:.2f} s)\n", threads,
                  threads > 1 ? "s" : "", 2.0 * encoded.pairs.size() / s, 2 * encoded.pairs.size(), s);
     }

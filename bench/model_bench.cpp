@@ -7,13 +7,13 @@
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/HeapReuse.h"
+#include "util/Stopwatch.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
 #include <sys/resource.h>
 #include <torch/torch.h>
 
-#include <chrono>
 #include <random>
 
 namespace po = boost::program_options;
@@ -21,17 +21,13 @@ using namespace nmt;
 
 namespace {
 
-double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 double matmulGflops() {
   const auto a = torch::randn({1024, 1024}), b = torch::randn({1024, 1024});
   torch::mm(a, b);
   const int reps = 20;
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   for (int i = 0; i < reps; ++i) torch::mm(a, b);
-  return 2.0 * 1024 * 1024 * 1024 * reps / seconds(start) / 1e9;
+  return 2.0 * 1024 * 1024 * 1024 * reps / watch.seconds() / 1e9;
 }
 
 // Sentences with Multi30k-like BPE lengths (mean ~14 pieces, target ~1.1x source).
@@ -74,7 +70,7 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
   std::size_t targetTokens = 0, realTokens = 0;
   for (int i = -2; i < batches; ++i) {  // two warm-up batches
     const Batch batch = makeBatch(pairs, plan[(i + 2) % plan.size()], c10::Device(c10::kCPU));
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     const auto out = model->forward(batch);
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
     auto loss = torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
@@ -83,7 +79,7 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
     loss.backward();
     adam.step();
     if (i < 0) continue;
-    total += seconds(start);
+    total += watch.seconds();
     targetTokens += batch.targetTokens - batch.size();  // predicted tokens (without <s>)
     realTokens += batch.sourceTokens + batch.targetTokens;
     flops += 6.0 * (static_cast<double>(encoderWeights) * batch.source.numel() +

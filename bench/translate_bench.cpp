@@ -5,6 +5,7 @@
 #include "decode/Translator.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
+#include "util/Stopwatch.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
 
@@ -12,16 +13,11 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace po = boost::program_options;
 using namespace nmt;
 
 namespace {
-
-double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 double peakResidentMiB() {
   rusage usage{};
@@ -36,9 +32,9 @@ void throughput(TranslationModel& model, const std::vector<std::string>& sentenc
   options.beam.lengthPenalty = 1.0;
   options.batchSize = batchSize;
   Translator translator(model, options, c10::Device(c10::kCPU));
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   const auto out = translator.translate(sentences);
-  const double s = seconds(start);
+  const double s = watch.seconds();
   std::size_t tokens = 0;
   for (const auto& t : out)
     if (!t.hypotheses.empty()) tokens += t.hypotheses[0].tokens.size() + 1;
@@ -51,9 +47,9 @@ void latency(TranslationModel& model, const std::vector<std::string>& sentences,
   Translator translator(model, TranslatorOptions{}, c10::Device(c10::kCPU));
   std::vector<double> ms;
   for (std::size_t i = 0; i < std::min(count, sentences.size()); ++i) {
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     translator.translate({sentences[i]});
-    ms.push_back(1000.0 * seconds(start));
+    ms.push_back(1000.0 * watch.seconds());
   }
   std::sort(ms.begin(), ms.end());
   auto pct = [&](double p) { return ms[static_cast<std::size_t>(p * (ms.size() - 1))]; };

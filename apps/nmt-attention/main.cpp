@@ -1,12 +1,12 @@
 // nmt-attention: exports what a trained model attends to, as CSV (and SVG) files.
 #include "common/AppMain.h"
-#include "decode/ForcedDecoding.h"
+#include "decode/HeatmapOf.h"
 #include "decode/Translator.h"
 #include "io/AttentionWriter.h"
 #include "util/Device.h"
 #include "util/InputError.h"
-#include "util/TextLineReader.h"
 #include "util/HeapReuse.h"
+#include "util/TextLineReader.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -24,18 +24,6 @@ std::vector<std::string> readLines(const std::string& path) {
   return lines;
 }
 
-Heatmap toHeatmap(const at::Tensor& weights, std::vector<std::string> rows, std::vector<std::string> columns) {
-  Heatmap map{std::move(rows), std::move(columns), {}};
-  const auto w = weights.contiguous();
-  const auto a = w.accessor<float, 2>();
-  for (int64_t r = 0; r < w.size(0); ++r) {
-    std::vector<float> row(w.size(1));
-    for (int64_t c = 0; c < w.size(1); ++c) row[c] = a[r][c];
-    map.weights.push_back(std::move(row));
-  }
-  return map;
-}
-
 // Per layer and head self-attention of the transformer encoder over one source sentence.
 std::vector<std::pair<std::string, Heatmap>> selfAttentionOf(TranslationModel& model, const std::vector<int>& ids,
                                                              const std::vector<std::string>& pieces,
@@ -48,9 +36,9 @@ std::vector<std::pair<std::string, Heatmap>> selfAttentionOf(TranslationModel& m
   std::vector<std::pair<std::string, Heatmap>> out;
   const auto& layers = encoder->selfAttention();
   for (std::size_t l = 0; l < layers.size(); ++l) {
-    const auto perHead = layers[l][0].to(torch::kCPU, torch::kFloat32);  // [H, S, S]
+    const auto perHead = layers[l][0];  // [H, S, S]
     for (int64_t h = 0; h < perHead.size(0); ++h)
-      out.emplace_back(fmt::format("layer{}.head{}", l + 1, h + 1), toHeatmap(perHead[h], pieces, pieces));
+      out.emplace_back(fmt::format("layer{}.head{}", l + 1, h + 1), heatmapOf(perHead[h], pieces, pieces));
   }
   encoder->keepAttention(false);
   return out;
@@ -107,32 +95,25 @@ int main(int argc, char* argv[]) {
     Translator translator(model, options, dev);
     AttentionWriter writer(outputDir, format, svg);
     c10::InferenceMode inference;
-    // the model's own translations, batched (forced decoding needs no search)
-    const auto translations = reference.empty() ? translator.translate(sources) : std::vector<Translation>();
+    // the model's own translations, batched; or forced decoding of the references
+    const auto translations = reference.empty() ? translator.translate(sources) : translator.align(sources, references);
     std::size_t written = 0;
     for (std::size_t i = 0; i < sources.size(); ++i) {
-      auto sourceIds = model.sourceBpe->encodeIds(sources[i]);
-      if (sourceIds.empty()) continue;  // an empty line has nothing to attend to
-      if (model.maxInputLength > 0 && sourceIds.size() > model.maxInputLength) sourceIds.resize(model.maxInputLength);
-      auto sourcePieces = model.sourceBpe->encodePieces(sources[i]);  // as written: no <unk>
-      sourcePieces.resize(sourceIds.size());
-      sourcePieces.push_back("</s>");
+      const auto& t = translations[i];
+      if (t.sourceIds.empty()) continue;  // an empty line has nothing to attend to
       AttentionRecord record;
       record.sentence = i + 1;
       record.source = sources[i];
+      record.translation = t.texts[0];
+      std::vector<std::string> targetPieces;
       if (reference.empty()) {
-        const auto& t = translations[i];
-        record.translation = t.texts[0];
-        record.attention = toHeatmap(t.attention, translator.targetPieces(t.hypotheses[0]), sourcePieces);
-      } else {
-        const auto targetIds = model.targetBpe->encodeIds(references[i]);
-        auto targetPieces = model.targetBpe->encodePieces(references[i]);
+        targetPieces = translator.targetPieces(t.hypotheses[0]);
+      } else {  // the reference's pieces as written (an unknown character shows itself, not <unk>)
+        targetPieces = model.targetBpe->encodePieces(references[i]);
         targetPieces.push_back("</s>");
-        record.translation = references[i];
-        record.attention = toHeatmap(forcedDecode(model.model, sourceIds, targetIds, dev).attention, targetPieces,
-                                     sourcePieces);
       }
-      if (selfAttention) record.selfAttention = selfAttentionOf(model, sourceIds, sourcePieces, dev);
+      record.attention = heatmapOf(t.attention, std::move(targetPieces), t.sourcePieces);
+      if (selfAttention) record.selfAttention = selfAttentionOf(model, t.sourceIds, t.sourcePieces, dev);
       writer.add(record);
       ++written;
     }

@@ -1,12 +1,13 @@
 // nmt-translate: translates text with a trained model directory: files, pipes, or a prompt.
 #include "common/AppMain.h"
+#include "decode/HeatmapOf.h"
 #include "decode/Translator.h"
 #include "io/AvailableLines.h"
 #include "io/Heatmap.h"
 #include "util/Device.h"
 #include "util/InputError.h"
-#include "util/TextLineReader.h"
 #include "util/HeapReuse.h"
+#include "util/TextLineReader.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -26,19 +27,6 @@ struct Output {
   bool showAttention = false;
 };
 
-Heatmap heatmapOf(const Translator& translator, const Translation& t) {
-  Heatmap map;
-  map.columnLabels = t.sourcePieces;
-  map.rowLabels = translator.targetPieces(t.hypotheses[0]);
-  const auto& a = t.attention;
-  for (int64_t r = 0; r < a.size(0); ++r) {
-    std::vector<float> row(a.size(1));
-    for (int64_t c = 0; c < a.size(1); ++c) row[c] = a[r][c].item<float>();
-    map.weights.push_back(std::move(row));
-  }
-  return map;
-}
-
 // One line per input line, or (scored) n-best lines "LINE ||| translation ||| log-probability".
 void write(const Translator& translator, Output& o, const Translation& t, std::size_t line) {
   if (!o.scored) {
@@ -49,7 +37,7 @@ void write(const Translator& translator, Output& o, const Translation& t, std::s
     for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
       o.out << fmt::format("{} ||| {} ||| {:.4f}\n", line, t.texts[k], t.hypotheses[k].score);
   }
-  if (o.showAttention && t.attention.defined()) o.out << textHeatmap(heatmapOf(translator, t));
+  if (o.showAttention && t.attention.defined()) o.out << textHeatmap(heatmapOf(t.attention, translator.targetPieces(t.hypotheses[0]), t.sourcePieces));
 }
 
 void warnTruncated(const std::string& name, std::size_t line, const Translation& t, std::size_t max) {

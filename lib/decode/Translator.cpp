@@ -18,10 +18,8 @@ std::vector<std::string> Translator::targetPieces(const Hypothesis& hypothesis) 
   return pieces;
 }
 
-std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
-  c10::InferenceMode inference;
-  std::vector<Translation> out(sentences.size());
-  std::vector<EncodedPair> sources(sentences.size());
+std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
+                                                 std::vector<Translation>& out, std::vector<EncodedPair>& sources) const {
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < sentences.size(); ++i) {
     auto ids = model_.sourceBpe->encodeIds(sentences[i]);
@@ -34,9 +32,36 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     out[i].sourcePieces = model_.sourceBpe->encodePieces(sentences[i]);
     out[i].sourcePieces.resize(ids.size());
     out[i].sourcePieces.push_back("</s>");
+    out[i].sourceIds = ids;
     sources[i] = {std::move(ids), {}, i + 1};
     if (!sources[i].source.empty()) todo.push_back(i);
   }
+  return todo;
+}
+
+std::vector<Translation> Translator::align(const std::vector<std::string>& sentences,
+                                           const std::vector<std::string>& references) {
+  c10::InferenceMode inference;
+  std::vector<Translation> out(sentences.size());
+  std::vector<EncodedPair> sources(sentences.size());
+  for (std::size_t i : readSources(sentences, out, sources)) {
+    Hypothesis h;
+    h.tokens = model_.targetBpe->encodeIds(references.at(i));
+    h.finished = true;
+    auto forced = forcedDecode(model_.model, sources[i].source, h.tokens, device_);
+    h.score = forced.score;
+    out[i].attention = forced.attention;
+    out[i].hypotheses.push_back(std::move(h));
+    out[i].texts.push_back(references[i]);
+  }
+  return out;
+}
+
+std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
+  c10::InferenceMode inference;
+  std::vector<Translation> out(sentences.size());
+  std::vector<EncodedPair> sources(sentences.size());
+  auto todo = readSources(sentences, out, sources);
 
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),

@@ -3,6 +3,7 @@
 #include "decode/BeamSearch.h"
 #include "decode/DecodeLimits.h"
 #include "decode/GreedySearch.h"
+#include "data/EncodedCorpus.h"
 #include "decode/TranslationModel.h"
 
 #include <string>
@@ -18,7 +19,8 @@ struct TranslatorOptions {
 };
 
 struct Translation {
-  std::vector<std::string> sourcePieces;  // the BPE pieces read, then "</s>"
+  std::vector<int> sourceIds;             // the BPE ids read (after truncation), without </s>
+  std::vector<std::string> sourcePieces;  // the same as pieces, then "</s>"
   std::vector<Hypothesis> hypotheses;     // best first (one unless nbest > 1); none for an empty input
   std::vector<std::string> texts;         // each hypothesis decoded to text
   std::size_t inputPieces = 0;            // pieces before truncation
@@ -35,10 +37,17 @@ class Translator {
   Translator(TranslationModel& model, TranslatorOptions options, c10::Device device);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
+  // Forced decoding: each sentence with its given translation (line-aligned). The one hypothesis
+  // is the reference's BPE ids with their log-probability; attention is always filled.
+  std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references);
   // Target pieces of a hypothesis, with "</s>" when it was produced.
   std::vector<std::string> targetPieces(const Hypothesis& hypothesis) const;
 
  private:
+  // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.
+  std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
+                                       std::vector<EncodedPair>& sources) const;
+
   TranslationModel& model_;
   TranslatorOptions options_;
   c10::Device device_;

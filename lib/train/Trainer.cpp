@@ -5,20 +5,16 @@
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
 #include "util/StopSignal.h"
+#include "util/Stopwatch.h"
 
 #include <fmt/core.h>
 
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 
 namespace nmt {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string duration(double seconds) {
   const auto s = static_cast<int64_t>(seconds);
@@ -84,8 +80,7 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
   row.validPerplexity = validation ? validation->perplexity : nan;
   row.validBleu = validation ? validation->bleu : nan;
   row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1));
-  row.tokensPerSecond =
-      state_.windowSeconds > 0.0 ? static_cast<double>(state_.windowBatchTokens) / state_.windowSeconds : nan;
+  row.tokensPerSecond = state_.windowTokensPerSecond();
   row.elapsedSeconds = state_.elapsedSeconds;
   metrics_->append(row);
   if (!progress_.terminal() && !validation)
@@ -138,10 +133,8 @@ double Trainer::fractionDone(std::size_t batchesPerEpoch) const {
 std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const {
   const double f = fractionDone(batchesPerEpoch);
   const std::string eta = f > 0.0 ? duration(state_.elapsedSeconds * (1.0 - f) / f) : "-";
-  const double tokensPerSecond =
-      state_.windowSeconds > 0.0 ? static_cast<double>(state_.windowBatchTokens) / state_.windowSeconds : 0.0;
   return fmt::format("epoch {} ({}/{}) step {}  loss {:.4f}  {:.0f} tok/s  lr {:.3g}  elapsed {}  ETA {}",
-                     state_.epoch + 1, state_.batchInEpoch, batchesPerEpoch, state_.step, loss, tokensPerSecond,
+                     state_.epoch + 1, state_.batchInEpoch, batchesPerEpoch, state_.step, loss, state_.windowTokensPerSecond(),
                      schedule_.rate(state_.step + 1), duration(state_.elapsedSeconds), eta);
 }
 
@@ -150,9 +143,9 @@ TrainOutcome Trainer::run() {
   const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
   progress_.message(fmt::format("training: {} pairs in {} batches per epoch", train_.size(), plan.size()));
-  const auto sessionStart = Clock::now();
+  const Stopwatch session;
   const double elapsedBefore = state_.elapsedSeconds;
-  auto tick = [&] { state_.elapsedSeconds = elapsedBefore + secondsSince(sessionStart); };
+  auto tick = [&] { state_.elapsedSeconds = elapsedBefore + session.seconds(); };
   int64_t sessionSteps = 0;
   model_->train();
 
@@ -176,7 +169,7 @@ TrainOutcome Trainer::run() {
               fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(signal), state_.step, directory_.last())};
     }
 
-    const auto stepStart = Clock::now();
+    const Stopwatch stepTime;
     const Batch batch = makeBatch(train_, plan[static_cast<std::size_t>(state_.batchInEpoch)], device_);
     const double lr = schedule_.rate(state_.step + 1);
     for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
@@ -203,7 +196,7 @@ TrainOutcome Trainer::run() {
     state_.windowLoss += lossValue * static_cast<double>(terms.tokens);
     state_.windowTokens += terms.tokens;
     state_.windowBatchTokens += static_cast<int64_t>(batch.sourceTokens + batch.targetTokens);
-    state_.windowSeconds += secondsSince(stepStart);
+    state_.windowSeconds += stepTime.seconds();
     tick();
     progress_.status(statusLine(state_.windowLoss / static_cast<double>(state_.windowTokens), plan.size()));
 

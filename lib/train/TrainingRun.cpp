@@ -5,8 +5,8 @@
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
 #include "util/Device.h"
-#include "util/InputError.h"
 #include "util/HeapReuse.h"
+#include "util/InputError.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>

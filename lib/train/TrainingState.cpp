@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <limits>
 #include <sstream>
 
 namespace nmt {
@@ -14,6 +15,11 @@ std::string TrainingState::toText() const {
       "staleValidations={}\nwindowLoss={:.17g}\nwindowTokens={}\nwindowBatchTokens={}\nwindowSeconds={:.17g}\n",
       step, epoch, batchInEpoch, elapsedSeconds, lrSchedule, bestBleu, bestStep, staleValidations, windowLoss,
       windowTokens, windowBatchTokens, windowSeconds);
+}
+
+double TrainingState::windowTokensPerSecond() const {
+  return windowSeconds > 0.0 ? static_cast<double>(windowBatchTokens) / windowSeconds
+                             : std::numeric_limits<double>::quiet_NaN();
 }
 
 TrainingState TrainingState::fromText(const std::string& text) {

@@ -20,6 +20,9 @@ struct TrainingState {
   int64_t windowBatchTokens = 0; // ...and source + target tokens (no padding)...
   double windowSeconds = 0.0;    // ...in this much step time
 
+  // Training speed over the window: source + target tokens per second of step time (NaN: no steps).
+  double windowTokensPerSecond() const;
+
   std::string toText() const;
   // Throws InputError on a malformed text.
   static TrainingState fromText(const std::string& text);
