@@ -4,8 +4,8 @@
 #include "decode/Translator.h"
 #include "io/AttentionWriter.h"
 #include "util/Device.h"
-#include "util/InputError.h"
 #include "util/HeapReuse.h"
+#include "util/InputError.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
 

@@ -5,8 +5,8 @@
 #include "io/AvailableLines.h"
 #include "io/Heatmap.h"
 #include "util/Device.h"
-#include "util/InputError.h"
 #include "util/HeapReuse.h"
+#include "util/InputError.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
 

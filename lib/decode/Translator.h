@@ -1,9 +1,9 @@
 #pragma once
 
+#include "data/EncodedCorpus.h"
 #include "decode/BeamSearch.h"
 #include "decode/DecodeLimits.h"
 #include "decode/GreedySearch.h"
-#include "data/EncodedCorpus.h"
 #include "decode/TranslationModel.h"
 
 #include <string>
