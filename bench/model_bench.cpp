@@ -2,6 +2,7 @@
 // at --batch-tokens 4096 on Multi30k-like lengths, with achieved GFLOP/s next to a 1024x1024
 // matmul's GFLOP/s measured in the same run.
 //   nmt-bench-model [--batches 10] [--batch-tokens 4096] [--threads 1 2]
+#include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
@@ -11,7 +12,6 @@
 #include "util/Threads.h"
 
 #include <fmt/core.h>
-#include <sys/resource.h>
 #include <torch/torch.h>
 
 #include <random>
@@ -124,9 +124,7 @@ int main(int argc, char* argv[]) {
       transformer.feedForwardSize = 1024;
       bench("transformer", transformer, batches, batchTokens);
     }
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    fmt::print("peak resident memory: {:.0f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+    fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());
     fmt::print("tokens/s counts source + target tokens without padding; GFLOP/s is an estimate (6 FLOP per weight per padded token)\n");
     return 0;
   });

@@ -1,6 +1,7 @@
 // Translation speed of a trained model directory: batched greedy and beam search over a test
 // set (sentences/s, target tokens/s), batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
+#include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "decode/Translator.h"
 #include "util/Device.h"
@@ -10,7 +11,6 @@
 #include "util/Threads.h"
 
 #include <fmt/core.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 
@@ -18,12 +18,6 @@ namespace po = boost::program_options;
 using namespace nmt;
 
 namespace {
-
-double peakResidentMiB() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
 
 void throughput(TranslationModel& model, const std::vector<std::string>& sentences, int64_t beam,
                 std::size_t batchSize) {

@@ -37,7 +37,8 @@ void write(const Translator& translator, Output& o, const Translation& t, std::s
     for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
       o.out << fmt::format("{} ||| {} ||| {:.4f}\n", line, t.texts[k], t.hypotheses[k].score);
   }
-  if (o.showAttention && t.attention.defined()) o.out << textHeatmap(heatmapOf(t.attention, translator.targetPieces(t.hypotheses[0]), t.sourcePieces));
+  if (o.showAttention && t.attention.defined())
+    o.out << textHeatmap(heatmapOf(t.attention, translator.targetPieces(t.hypotheses[0]), t.sourcePieces));
 }
 
 void warnTruncated(const std::string& name, std::size_t line, const Translation& t, std::size_t max) {

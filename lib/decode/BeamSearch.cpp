@@ -29,6 +29,59 @@ struct SentenceSearch {
   std::vector<Finished> finished;
 };
 
+// Takes one step of one sentence's search from its C candidates, best first (`indices` over its K
+// beam slots: beam = index / V, token = index % V): endings are kept, up to K beams live on, and
+// none do once the search is over. Returns each live beam's parent among the previous beams.
+std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, const int64_t* indices, int64_t C,
+                                  int64_t V, int64_t K, int64_t t, double alpha) {
+  std::vector<std::vector<int>> nextHistories;
+  std::vector<double> nextScores;
+  std::vector<int64_t> parents;
+  const bool lastStep = t + 1 == search.limit;
+  for (int64_t c = 0; c < C && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
+    const double score = scores[c];
+    if (!std::isfinite(score)) break;
+    const int64_t beam = indices[c] / V, token = indices[c] % V;
+    auto history = search.histories[beam];
+    if (token == SpecialIds::kEos) {
+      if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
+      Hypothesis h;
+      h.tokens = history;
+      h.score = score;
+      h.finished = true;
+      search.finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, alpha)});
+      continue;
+    }
+    history.push_back(static_cast<int>(token));
+    if (lastStep) {  // cut at the limit: ends here unfinished
+      const double rank = normalizedScore(score, history.size(), alpha);
+      Hypothesis h;
+      h.tokens = std::move(history);
+      h.score = score;
+      search.finished.push_back({std::move(h), rank});
+      continue;
+    }
+    nextHistories.push_back(std::move(history));
+    nextScores.push_back(score);
+    parents.push_back(beam);
+  }
+  if (static_cast<int64_t>(search.finished.size()) >= K && !nextScores.empty()) {
+    // stop when no live beam can still beat the K-th best ending: log-probabilities only
+    // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
+    std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
+                     [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+    const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
+    if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, alpha) <= search.finished[K - 1].rank) {
+      nextHistories.clear();
+      nextScores.clear();
+      parents.clear();
+    }
+  }
+  search.histories = std::move(nextHistories);
+  search.scores = std::move(nextScores);
+  return parents;
+}
+
 }  // namespace
 
 double normalizedScore(double score, std::size_t length, double alpha) {
@@ -91,65 +144,19 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       slots.index_copy_(0, torch::tensor(slot, torch::kInt64).to(device), total);
     }
     const auto [topScores, topIndices] = slots.view({A, K * V}).topk(std::min<int64_t>(2 * K, K * V), 1);
-    const auto candidateScores = topScores.cpu();
-    const auto candidateIndices = topIndices.cpu();
-    const auto scoreOf = candidateScores.accessor<double, 2>();
-    const auto indexOf = candidateIndices.accessor<int64_t, 2>();
-
+    const auto candidateScores = topScores.cpu().contiguous();  // rows read through raw pointers below
+    const auto candidateIndices = topIndices.cpu().contiguous();
+    const int64_t C = candidateScores.size(1);
     std::vector<int64_t> nextRowSentence, parents;
     int64_t firstRow = 0;  // the active sentence's first live row
     for (int64_t a = 0; a < A; ++a) {
       auto& search = searches[active[a]];
       const auto beams = static_cast<int64_t>(search.histories.size());
-      std::vector<std::vector<int>> nextHistories;
-      std::vector<double> nextScores;
-      std::vector<int64_t> nextParents;
-      const bool lastStep = t + 1 == search.limit;
-      for (int64_t c = 0; c < candidateScores.size(1) && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
-        const double score = scoreOf[a][c];
-        if (!std::isfinite(score)) break;
-        const int64_t beam = indexOf[a][c] / V, token = indexOf[a][c] % V;
-        auto history = search.histories[beam];
-        if (token == SpecialIds::kEos) {
-          if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
-          Hypothesis h;
-          h.tokens = history;
-          h.score = score;
-          h.finished = true;
-          search.finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, options.lengthPenalty)});
-          continue;
-        }
-        history.push_back(static_cast<int>(token));
-        if (lastStep) {  // cut at the limit: ends here unfinished
-          const double rank = normalizedScore(score, history.size(), options.lengthPenalty);
-          Hypothesis h;
-          h.tokens = std::move(history);
-          h.score = score;
-          search.finished.push_back({std::move(h), rank});
-          continue;
-        }
-        nextHistories.push_back(std::move(history));
-        nextScores.push_back(score);
-        nextParents.push_back(firstRow + beam);
-      }
-      firstRow += beams;
-      if (static_cast<int64_t>(search.finished.size()) >= K && !nextScores.empty()) {
-        // stop when no live beam can still beat the K-th best ending: log-probabilities only
-        // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
-        std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
-                         [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
-        const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
-        if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, options.lengthPenalty) <=
-            search.finished[K - 1].rank) {
-          nextHistories.clear();
-          nextScores.clear();
-          nextParents.clear();
-        }
-      }
-      search.histories = std::move(nextHistories);
-      search.scores = std::move(nextScores);
+      const auto survivors = extendSearch(search, candidateScores.data_ptr<double>() + a * C,
+                                          candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t, options.lengthPenalty);
+      for (int64_t beam : survivors) parents.push_back(firstRow + beam);
       nextRowSentence.insert(nextRowSentence.end(), search.histories.size(), active[a]);
-      parents.insert(parents.end(), nextParents.begin(), nextParents.end());
+      firstRow += beams;
     }
     rowSentence = std::move(nextRowSentence);
     if (!rowSentence.empty()) state = selectRows(step.state, torch::tensor(parents, torch::kInt64).to(device));

@@ -7,12 +7,12 @@
 
 namespace nmt {
 
-// Reads a UTF-8 text file line by line, counting lines from 1. Strips a trailing '\r'
-// (Windows line ends) and throws InputError "FILE:LINE: invalid UTF-8 at byte N" on a bad line.
 // What every input line goes through: strips a trailing '\r' and throws InputError
 // "NAME:NUMBER: invalid UTF-8 at byte N" when the line is not UTF-8. For lines read by other means.
 void checkInputLine(std::string& line, const std::string& name, std::size_t number);
 
+// Reads a UTF-8 text file line by line, counting lines from 1; each line goes through
+// checkInputLine ("FILE:LINE: invalid UTF-8 at byte N" on a bad line).
 class TextLineReader {
  public:
   // Throws InputError "cannot open FILE: reason" when the file cannot be read.
