@@ -9,13 +9,6 @@
 namespace nmt {
 namespace {
 
-RecurrentState selectRows(const RecurrentState& state, const torch::Tensor& rows) {
-  RecurrentState out;
-  out.h = state.h.index_select(1, rows);
-  if (state.c.defined()) out.c = state.c.index_select(1, rows);
-  return out;
-}
-
 struct Finished {
   Hypothesis hypothesis;
   double rank;
@@ -114,8 +107,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     const auto n = static_cast<int64_t>(rowSentence.size());
     if (rowSentence != memoryRows) {  // the layout changes only when beams are born or searches end
       const auto rows = torch::tensor(rowSentence, torch::kInt64).to(device);
-      memory = {fullMemory.values.index_select(0, rows), fullMemory.projectedKeys.index_select(0, rows),
-                fullMemory.mask.index_select(0, rows)};
+      memory = selectRows(fullMemory, rows);
       memoryRows = rowSentence;
     }
     // each live sentence's beams go into K slots of its own; empty slots score -inf

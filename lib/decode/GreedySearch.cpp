@@ -12,7 +12,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   auto& decoder = model->decoder();
-  const auto memory = decoder->prepare(encoded);
+  DecoderMemory memory = decoder->prepare(encoded);
 
   std::vector<int64_t> limit(rows);
   int64_t longest = 0;
@@ -20,28 +20,40 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
     limit[r] = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
     longest = std::max(longest, limit[r]);
   }
-  // A row is done at </s>, or when the step count reaches its limit.
-  const auto limitTensor = torch::tensor(limit, torch::kInt64).to(device);
+  const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
+  // A row is done at </s>, or when the step count reaches its limit. Done rows leave the
+  // decoder's batch, so that a batch's last steps cost what its longest rows cost.
+  auto alive = torch::arange(rows, longOptions);  // the batch rows still decoding
+  auto aliveLimits = torch::tensor(limit, torch::kInt64).to(device);
 
   RecurrentState state = encoded.initialState;
-  auto previous = torch::full({rows}, SpecialIds::kBos, torch::TensorOptions().dtype(torch::kInt64).device(device));
-  auto done = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kBool).device(device));
+  auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
-  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, torch::kInt64).to(device);
-  std::vector<torch::Tensor> tokens, attention;
+  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
+  std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = decoder->step(previous, state, memory);
-    state = step.state;
     // never <pad> or <s>: they are not words (and an early model may rank them first)
     step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
     auto [best, next] = step.logProbs.max(-1);
-    next = next.masked_fill(done, SpecialIds::kPad);
-    scores += best.to(torch::kFloat64).masked_fill(done, 0.0);
-    tokens.push_back(next);
-    if (keepAttention) attention.push_back(step.attention);
-    done = done | next.eq(SpecialIds::kEos) | limitTensor.le(t + 1);
+    scores.index_add_(0, alive, best.to(torch::kFloat64));
+    tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
+    if (keepAttention)
+      attention.push_back(torch::zeros({rows, step.attention.size(1)}, step.attention.options())
+                              .index_copy_(0, alive, step.attention));
+    const auto going = next.ne(SpecialIds::kEos) & aliveLimits.gt(t + 1);
+    const auto stillAlive = going.sum().item<int64_t>();
+    if (stillAlive == 0) break;
+    state = step.state;
     previous = next;
-    if (done.all().item<bool>()) break;
+    if (stillAlive < alive.size(0)) {
+      const auto keep = going.nonzero().squeeze(1);
+      alive = alive.index_select(0, keep);
+      aliveLimits = aliveLimits.index_select(0, keep);
+      previous = previous.index_select(0, keep);
+      state = selectRows(state, keep);
+      memory = selectRows(memory, keep);
+    }
   }
 
   const auto allTokens = torch::stack(tokens, 1).cpu();  // [B, steps]

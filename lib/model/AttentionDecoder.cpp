@@ -87,4 +87,16 @@ DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, co
   return {torch::log_softmax(allLogits, -1), torch::stack(weightsPerStep, 1), torch::stack(inputs, 1)};
 }
 
+RecurrentState selectRows(const RecurrentState& state, const torch::Tensor& rows) {
+  RecurrentState out;
+  out.h = state.h.index_select(1, rows);
+  if (state.c.defined()) out.c = state.c.index_select(1, rows);
+  return out;
+}
+
+DecoderMemory selectRows(const DecoderMemory& memory, const torch::Tensor& rows) {
+  return {memory.values.index_select(0, rows), memory.projectedKeys.index_select(0, rows),
+          memory.mask.index_select(0, rows)};
+}
+
 }  // namespace nmt

@@ -62,4 +62,9 @@ class AttentionDecoderImpl : public torch::nn::Module {
 };
 TORCH_MODULE(AttentionDecoder);
 
+// The given rows of a batch's decoder state and memory, in that order: searches reorder rows
+// (beams) and drop the rows that have finished.
+RecurrentState selectRows(const RecurrentState& state, const torch::Tensor& rows);
+DecoderMemory selectRows(const DecoderMemory& memory, const torch::Tensor& rows);
+
 }  // namespace nmt

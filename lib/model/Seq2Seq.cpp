@@ -4,6 +4,7 @@
 #include "util/AtomicFile.h"
 #include "util/InputError.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -38,13 +39,20 @@ int64_t Seq2SeqImpl::parameterCount() const {
   return n;
 }
 
+double Seq2SeqImpl::embeddingStd(const std::string& name) const {
+  const double small = 1.0 / std::sqrt(static_cast<double>(config_.embeddingSize));
+  const bool source = name.rfind("encoder.", 0) == 0;
+  if (source) return config_.encoder == "transformer" ? small : 1.0;
+  return config_.tieTargetEmbeddings ? small : 1.0;
+}
+
 void Seq2SeqImpl::initialize() {
   torch::NoGradGuard noGrad;
   for (auto& named : named_parameters()) {
     const std::string& name = named.key();
     auto& p = named.value();
     if (name.find("embedding") != std::string::npos) {
-      p.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(p.size(1))));
+      p.normal_(0.0, embeddingStd(name));
       p[SpecialIds::kPad].zero_();
     } else if (name.find("norm") != std::string::npos) {
       name.find("bias") != std::string::npos ? p.zero_() : p.fill_(1.0);  // LayerNorm: identity

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 #include <random>
 
 using namespace nmt;
@@ -115,6 +116,30 @@ TEST_CASE("beam search over a batch finds what it finds for each sentence alone"
       }
     }
   }
+}
+
+TEST_CASE("greedy search over a batch finds what it finds for each sentence alone, attention included") {
+  auto model = copyModel();
+  c10::InferenceMode inference;
+  auto pairs = sources();
+  // the long repeat keeps decoding after the other rows have finished and left the batch
+  pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
+  const auto together = greedySearch(model, batch, DecodeLimits{}, true);
+  REQUIRE(together.size() == 5);
+  std::set<std::size_t> lengths;
+  for (int64_t r = 0; r < 5; ++r) {
+    const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
+    const auto mine = greedySearch(model, alone, DecodeLimits{}, true);
+    REQUIRE(mine.size() == 1);
+    CHECK(mine[0].tokens == together[r].tokens);
+    CHECK(mine[0].finished == together[r].finished);
+    CHECK(mine[0].score == doctest::Approx(together[r].score).epsilon(1e-5));
+    REQUIRE(mine[0].attention.sizes() == together[r].attention.sizes());
+    CHECK(torch::allclose(mine[0].attention, together[r].attention, 1e-5, 1e-5));
+    lengths.insert(together[r].tokens.size() + together[r].finished);
+  }
+  CHECK(lengths.size() >= 3);  // rows left the batch at different steps
 }
 
 TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {
