@@ -7,12 +7,12 @@
 #include "data/ParallelCorpus.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
+#include "util/FileSystem.h"
 #include "util/Stopwatch.h"
 
 #include <fmt/core.h>
 
 #include <cstdlib>
-#include <filesystem>
 
 namespace po = boost::program_options;
 using namespace nmt;
@@ -69,7 +69,7 @@ int main(int argc, char* argv[]) {
                batchTokens, 100.0 * bucketStats.paddingRatio(), bucketed.size(), meanBatch);
     fmt::print("padding, fixed-size batches of {} in corpus order: {:.1f}% of cells\n", meanBatch,
                100.0 * fixedStats.paddingRatio());
-    std::filesystem::remove_all(dir);
+    files::removeAll(dir);
     return 0;
   });
 }

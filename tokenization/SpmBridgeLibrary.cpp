@@ -1,35 +1,32 @@
 #include "SpmBridgeLibrary.h"
 
 #include "BpeError.h"
+#include "util/FileSystem.h"
 
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <string>
-#include <system_error>
 #include <vector>
 
 namespace nmt {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr const char* kBridgeFile = "libnmt_spm_bridge.so";
 
-std::vector<fs::path> candidatePaths() {
-  std::vector<fs::path> out;
+std::vector<std::string> candidatePaths() {
+  std::vector<std::string> out;
   if (const char* env = std::getenv("NMT_SPM_BRIDGE"); env && *env) out.emplace_back(env);
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    out.push_back(exe.parent_path() / kBridgeFile);
-    out.push_back(exe.parent_path().parent_path() / "lib" / "nmt" / kBridgeFile);
+  const std::string exe = files::executablePath();
+  if (!exe.empty()) {
+    const std::string bin = files::parentDirectory(exe);
+    out.push_back(bin + "/" + kBridgeFile);
+    out.push_back(files::parentDirectory(bin) + "/lib/nmt/" + kBridgeFile);
   }
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&candidatePaths), &info) && info.dli_fname) {
-    const fs::path self = fs::weakly_canonical(info.dli_fname, ec);
-    if (!ec) out.push_back(self.parent_path() / kBridgeFile);
+    const std::string self = files::canonicalPath(info.dli_fname);
+    if (!self.empty()) out.push_back(files::parentDirectory(self) + "/" + kBridgeFile);
   }
   return out;
 }
@@ -44,9 +41,8 @@ SpmBridgeLibrary loadBridge() {
   std::string tried;
   void* handle = nullptr;
   for (const auto& path : candidatePaths()) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-      tried += " " + path.string();
+    if (!files::exists(path)) {
+      tried += " " + path;
       continue;
     }
     // DEEPBIND keeps SentencePiece bound to its own protobuf copy, LOCAL keeps its symbols

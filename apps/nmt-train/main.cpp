@@ -4,11 +4,11 @@
 #include "io/ModelDirectory.h"
 #include "io/Progress.h"
 #include "train/TrainingRun.h"
+#include "util/FileSystem.h"
 #include "util/StopSignal.h"
 
 #include <fmt/core.h>
 
-#include <filesystem>
 
 namespace po = boost::program_options;
 using namespace nmt;
@@ -92,14 +92,14 @@ int main(int argc, char* argv[]) {
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-train", kUsage, argc, argv, table.description(), {}, vm)) return 0;
     if (!config.empty()) table.storeConfigFile(config, vm);
-    if (request.resume && !request.modelDir.empty() && std::filesystem::exists(ModelDirectory(request.modelDir).config()))
+    if (request.resume && !request.modelDir.empty() && files::exists(ModelDirectory(request.modelDir).config()))
       table.storeConfigFile(ModelDirectory(request.modelDir).config(), vm);
     po::notify(vm);
     if (request.modelDir.empty()) throw po::error("--model-dir is required");
     // Data paths are stored absolute so that --resume works from any directory.
     for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                               &request.data.validSource, &request.data.validTarget, &request.data.validTsv})
-      if (!path->empty()) *path = std::filesystem::absolute(*path).lexically_normal().string();
+      if (!path->empty()) *path = files::absolutePath(*path);
     request.effectiveConfig = "# nmt-train options of the run in this directory (nmt-train --config reads it)\n" +
                               table.configText();
 

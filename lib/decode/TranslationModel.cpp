@@ -1,8 +1,8 @@
 #include "decode/TranslationModel.h"
 
 #include "util/InputError.h"
+#include "util/FileSystem.h"
 
-#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -25,7 +25,7 @@ std::size_t configuredMaxLength(const ModelDirectory& dir) {
 TranslationModel loadTranslationModel(const std::string& directory, const c10::Device& device,
                                       const std::string& weights) {
   const ModelDirectory dir(directory);
-  if (!std::filesystem::is_directory(dir.root()))
+  if (!files::isDirectory(dir.root()))
     throw InputError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
   TranslationModel t;
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());

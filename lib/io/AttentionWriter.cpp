@@ -2,10 +2,10 @@
 
 #include "io/Csv.h"
 #include "util/InputError.h"
+#include "util/FileSystem.h"
 
 #include <fmt/core.h>
 
-#include <filesystem>
 
 namespace nmt {
 namespace {
@@ -23,9 +23,11 @@ AttentionWriter::AttentionWriter(std::string directory, std::string format, bool
     : directory_(std::move(directory)), format_(std::move(format)), svg_(svg) {
   if (format_ != "matrix" && format_ != "long")
     throw InputError("--format must be matrix or long, not '" + format_ + "'");
-  std::error_code ec;
-  std::filesystem::create_directories(directory_, ec);
-  if (ec) throw InputError("cannot create " + directory_ + ": " + ec.message());
+  try {
+    files::createDirectories(directory_);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
   openOrThrow(index_, directory_ + "/index.csv");
   writeCsvRow(index_, {"sentence", "source", "translation"});
   if (format_ == "long") {

@@ -2,31 +2,30 @@
 
 #include "util/InputError.h"
 
-#include <filesystem>
+#include "util/FileSystem.h"
 
 namespace nmt {
-namespace fs = std::filesystem;
 
 ModelDirectory::ModelDirectory(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
 bool ModelDirectory::hasBpeModels() const {
-  return fs::exists(jointBpe()) || (fs::exists(sourceBpe()) && fs::exists(targetBpe()));
+  return files::exists(jointBpe()) || (files::exists(sourceBpe()) && files::exists(targetBpe()));
 }
 
 std::string ModelDirectory::sourceBpeModel() const {
-  if (fs::exists(jointBpe())) return jointBpe();
-  if (fs::exists(sourceBpe())) return sourceBpe();
+  if (files::exists(jointBpe())) return jointBpe();
+  if (files::exists(sourceBpe())) return sourceBpe();
   throw InputError("model directory " + root_ + " has no BPE model (bpe.model, or source.model and target.model)");
 }
 
 std::string ModelDirectory::targetBpeModel() const {
-  if (fs::exists(jointBpe())) return jointBpe();
-  if (fs::exists(targetBpe())) return targetBpe();
+  if (files::exists(jointBpe())) return jointBpe();
+  if (files::exists(targetBpe())) return targetBpe();
   throw InputError("model directory " + root_ + " has no BPE model (bpe.model, or source.model and target.model)");
 }
 
-bool ModelDirectory::hasCheckpoint() const { return fs::exists(last()); }
+bool ModelDirectory::hasCheckpoint() const { return files::exists(last()); }
 
 }  // namespace nmt

@@ -2,11 +2,11 @@
 
 #include "tokenization/SpecialIds.h"
 #include "util/AtomicFile.h"
+#include "util/FileSystem.h"
 #include "util/InputError.h"
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 namespace nmt {
 
@@ -89,7 +89,7 @@ void saveModel(Seq2Seq& model, const std::string& path) {
 }
 
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
+  if (!files::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
   try {
     archive.load_from(path, torch::kCPU);
   } catch (const c10::Error&) {

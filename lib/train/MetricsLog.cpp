@@ -1,12 +1,12 @@
 #include "train/MetricsLog.h"
 
 #include "util/AtomicFile.h"
+#include "util/FileSystem.h"
 #include "util/InputError.h"
 
 #include <fmt/core.h>
 
 #include <cmath>
-#include <filesystem>
 #include <sstream>
 
 namespace nmt {
@@ -24,7 +24,7 @@ const char* MetricsLog::header() {
 
 MetricsLog::MetricsLog(const std::string& path, bool resume, int64_t resumeStep) : path_(path) {
   std::string kept = std::string(header()) + "\n";
-  if (resume && std::filesystem::exists(path)) {
+  if (resume && files::exists(path)) {
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);  // header

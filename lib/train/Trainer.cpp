@@ -4,13 +4,13 @@
 #include "train/Checkpoint.h"
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
+#include "util/FileSystem.h"
 #include "util/StopSignal.h"
 #include "util/Stopwatch.h"
 
 #include <fmt/core.h>
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 
 namespace nmt {
@@ -164,7 +164,7 @@ TrainOutcome Trainer::run() {
     if (options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0)
       return finish(StopReason::kMaxTime, fmt::format("reached --max-time {} minutes", options_.maxMinutes));
     if (const int signal = StopSignal::received()) {
-      if (lastSavedStep_ != state_.step || !std::filesystem::exists(directory_.last())) saveLast();
+      if (lastSavedStep_ != state_.step || !files::exists(directory_.last())) saveLast();
       return {StopReason::kSignal, signal,
               fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(signal), state_.step, directory_.last())};
     }

@@ -5,17 +5,16 @@
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
 #include "util/Device.h"
+#include "util/FileSystem.h"
 #include "util/HeapReuse.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
 
-#include <filesystem>
 #include <fstream>
 
 namespace nmt {
-namespace fs = std::filesystem;
 namespace {
 
 ParallelCorpus readCorpus(const std::string& what, const std::string& source, const std::string& target,
@@ -40,7 +39,7 @@ void writeLinesFile(const std::string& path, const std::vector<std::string>& lin
 void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const ParallelCorpus& train, unsigned threads,
                 Progress& progress) {
   if (dir.hasBpeModels()) {
-    progress.message(fmt::format("BPE: reusing {}", fs::exists(dir.jointBpe())
+    progress.message(fmt::format("BPE: reusing {}", files::exists(dir.jointBpe())
                                                         ? dir.jointBpe()
                                                         : dir.sourceBpe() + " and " + dir.targetBpe()));
     return;
@@ -70,12 +69,12 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const Parallel
       trainOne({targetText}, dir.targetBpe());
     }
   } catch (...) {
-    fs::remove(sourceText);
-    fs::remove(targetText);
+    files::removeFile(sourceText);
+    files::removeFile(targetText);
     throw;
   }
-  fs::remove(sourceText);
-  fs::remove(targetText);
+  files::removeFile(sourceText);
+  files::removeFile(targetText);
   progress.message(fmt::format("BPE: trained {} with {} pieces", setup.joint ? "one joint model" : "a model per side",
                                setup.vocabSize));
 }
@@ -127,7 +126,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
                      "); continue it with --resume or choose another --model-dir");
   const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
-  fs::create_directories(dir.root());  // only once the data has passed its checks
+  files::createDirectories(dir.root());  // only once the data has passed its checks
   progress.message(fmt::format("device: {}; {}", device.str(), threadInfo));
   prepareBpe(dir, request.bpe, train, threads, progress);
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());

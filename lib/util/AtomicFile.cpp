@@ -1,11 +1,12 @@
 #include "util/AtomicFile.h"
 
+#include "util/FileSystem.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -27,11 +28,9 @@ void replaceFileAtomically(const std::string& path, const std::function<void(con
   const std::string tmp = path + ".tmp";
   write(tmp);
   syncPath(tmp, O_RDONLY);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
-  auto dir = std::filesystem::path(path).parent_path();
-  syncPath(dir.empty() ? "." : dir.string(), O_RDONLY | O_DIRECTORY);
+  files::rename(tmp, path);
+  const std::string dir = files::parentDirectory(path);
+  syncPath(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);
 }
 
 void writeTextFileAtomically(const std::string& path, const std::string& text) {

@@ -1,9 +1,9 @@
 #include "TestSupport.h"
 
 #include "tokenization/BpeTrainer.h"
+#include "util/FileSystem.h"
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <random>
 #include <stdexcept>
@@ -11,14 +11,11 @@
 namespace nmt::test {
 
 TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "nmt-test-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
+  path_ = files::makeTemporaryDirectory("nmt-test");
 }
 
 TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
+  files::removeAll(path_);
 }
 
 void writeFile(const std::string& path, const std::string& content) {

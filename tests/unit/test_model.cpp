@@ -2,12 +2,12 @@
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "util/FileSystem.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <numeric>
 #include <random>
 
@@ -242,7 +242,7 @@ TEST_CASE("save and load keep the config and the weights") {
   CHECK(loaded->parameterCount() == model->parameterCount());
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   CHECK(torch::equal(loaded->forward(batch).logProbs, model->forward(batch).logProbs));
-  CHECK_FALSE(std::filesystem::exists(dir.file("model.pt.tmp")));
+  CHECK_FALSE(files::exists(dir.file("model.pt.tmp")));
 }
 
 TEST_CASE("loading a missing, corrupt or mismatched model is a clear error") {
