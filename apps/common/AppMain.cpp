@@ -22,7 +22,16 @@ int runMain(const std::string& program, const std::function<int()>& body) {
   }
 }
 
+namespace {
+std::string& versionDetails() {
+  static std::string details;
+  return details;
+}
+}  // namespace
+
 std::string versionLine(const std::string& program) { return fmt::format("{} (nmt) {}", program, NMT_VERSION); }
+
+void setVersionDetails(std::string details) { versionDetails() = std::move(details); }
 
 bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],
                       const po::options_description& options, const po::positional_options_description& positional,
@@ -40,6 +49,7 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
   }
   if (vm.count("version")) {
     fmt::print("{}\n", versionLine(program));
+    if (!versionDetails().empty()) fmt::print("{}\n", versionDetails());
     return false;
   }
   po::notify(vm);

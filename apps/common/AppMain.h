@@ -21,6 +21,9 @@ int runMain(const std::string& program, const std::function<int()>& body);
 // "PROGRAM (nmt) VERSION"
 std::string versionLine(const std::string& program);
 
+// More lines for --version (the programs that link LibTorch add its runtime description).
+void setVersionDetails(std::string details);
+
 // Parses argv against `options` (and `positional`), handling --help and --version.
 // Returns false when the program should exit 0 (help or version printed).
 bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],

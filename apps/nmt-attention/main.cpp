@@ -3,6 +3,7 @@
 #include "decode/HeatmapOf.h"
 #include "decode/Translator.h"
 #include "io/AttentionWriter.h"
+#include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
 #include "util/InputError.h"
@@ -48,6 +49,7 @@ std::vector<std::pair<std::string, Heatmap>> selfAttentionOf(TranslationModel& m
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-attention", [&] {
+    app::setVersionDetails(runtimeDescription());
     std::string modelDir, input, outputDir, format, reference, device, weights;
     bool svg = false, selfAttention = false;
     int threads;

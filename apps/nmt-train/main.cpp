@@ -4,6 +4,7 @@
 #include "io/ModelDirectory.h"
 #include "io/Progress.h"
 #include "train/TrainingRun.h"
+#include "util/CudaRuntime.h"
 #include "util/FileSystem.h"
 #include "util/StopSignal.h"
 
@@ -76,12 +77,14 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config) {
   t.add("seed", r.seed, "random seed: initialization, batch order, dropout");
   t.add("threads", r.threads, "CPU threads for matrix work (0: the libraries' defaults)");
   t.add("device", r.device, "auto, cpu, cuda or cuda:N");
+  t.add("precision", r.precision, "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-train", [&] {
+    app::setVersionDetails(runtimeDescription());
     TrainingRequest request;
     request.trainer.validEvery = 500;
     request.trainer.patience = 5;

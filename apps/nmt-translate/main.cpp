@@ -4,9 +4,12 @@
 #include "decode/Translator.h"
 #include "io/AvailableLines.h"
 #include "io/Heatmap.h"
+#include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
 #include "util/InputError.h"
+#include "util/Precision.h"
+#include "util/Stopwatch.h"
 #include "util/TextLineReader.h"
 #include "util/Threads.h"
 
@@ -25,10 +28,13 @@ struct Output {
   std::ostream& out;
   bool scored;  // "LINE ||| translation ||| log-probability" lines (n-best or --scores)
   bool showAttention = false;
+  std::size_t sentences = 0, pieces = 0;  // written so far (--stats)
 };
 
 // One line per input line, or (scored) n-best lines "LINE ||| translation ||| log-probability".
 void write(const Translator& translator, Output& o, const Translation& t, std::size_t line) {
+  ++o.sentences;
+  if (!t.hypotheses.empty()) o.pieces += t.hypotheses[0].tokens.size();
   if (!o.scored) {
     o.out << (t.texts.empty() ? "" : t.texts[0]) << '\n';
   } else if (t.hypotheses.empty()) {
@@ -106,7 +112,8 @@ void interactive(Translator& translator, Output& o, std::size_t max) {
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-translate", [&] {
-    std::string modelDir, input, output, device, weights;
+    app::setVersionDetails(runtimeDescription());
+    std::string modelDir, input, output, device, weights, precisionText;
     TranslatorOptions options;
     int threads;
     po::options_description desc("Options");
@@ -124,7 +131,10 @@ int main(int argc, char* argv[]) {
         "a translation has at most max-ratio x source pieces + 10")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
-        "threads", po::value(&threads)->default_value(0), "CPU threads for matrix work (0: the libraries' defaults)");
+        "threads", po::value(&threads)->default_value(0), "CPU threads for matrix work (0: the libraries' defaults)")(
+        "precision", po::value(&precisionText)->default_value("fp32"),
+        "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast)")(
+        "stats", po::bool_switch(), "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-translate", "nmt-translate --model DIR [--input FILE] [--output FILE] [options]",
                                argc, argv, desc, {}, vm))
@@ -136,6 +146,8 @@ int main(int argc, char* argv[]) {
     if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
 
     const auto dev = resolveDevice(device);
+    const Precision precision = parsePrecision(precisionText);
+    checkPrecisionDevice(precision, dev);
     reuseFreedMemory();
     configureThreads(threads);
     auto model = loadTranslationModel(modelDir, dev, weights);
@@ -148,9 +160,18 @@ int main(int argc, char* argv[]) {
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
     options.keepAttention = prompt;  // the prompt can show it (:attn)
     Translator translator(model, options, dev);
+    const AutocastScope autocast(dev, precision);
+    const Stopwatch clock;
     if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
     else if (prompt) interactive(translator, out, model.maxInputLength);
     else translateStream(translator, out, options.batchSize, model.maxInputLength);
+    if (vm["stats"].as<bool>()) {
+      const double s = clock.seconds();
+      const int64_t peak = peakGpuMemoryBytes(dev);
+      fmt::print(stderr, "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s{}\n",
+                 out.sentences, out.pieces, s, out.sentences / s, out.pieces / s,
+                 peak >= 0 ? fmt::format(", peak GPU memory {} MiB", (peak + (1 << 20) - 1) >> 20) : "");
+    }
     return 0;
   });
 }

@@ -4,6 +4,7 @@
 #include "train/Checkpoint.h"
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
+#include "util/Precision.h"
 #include "util/FileSystem.h"
 #include "util/StopSignal.h"
 #include "util/Stopwatch.h"
@@ -34,9 +35,11 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<Encode
       device_(device),
       progress_(progress),
       optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr.lr))),
-      schedule_(options_.lr) {
+      schedule_(options_.lr),
+      scaler_(options_.precision == Precision::kFp16) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
   validateTrainerOptions(options_);
+  checkPrecisionDevice(options_.precision, device_);
   state_.lrSchedule = schedule_.stateText();
 }
 
@@ -53,8 +56,9 @@ void validateTrainerOptions(const TrainerOptions& options) {
 }
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {
-  state_ = restoreCheckpoint(archive, path, *optimizer_);
+  state_ = restoreCheckpoint(archive, path, *optimizer_, device_);
   schedule_.restoreState(state_.lrSchedule);
+  scaler_.restore(state_.lossScaler);
   resumed_ = true;
   lastSavedStep_ = state_.step;
 }
@@ -66,6 +70,7 @@ double Trainer::teacherForcingRatio() const {
 }
 
 void Trainer::saveLast() {
+  state_.lossScaler = scaler_.enabled() ? scaler_.toText() : "";
   saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
   lastSavedStep_ = state_.step;
 }
@@ -94,7 +99,10 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
 }
 
 bool Trainer::validate(bool scheduled) {
-  const auto result = validator_.run(model_);
+  const auto result = [&] {
+    const AutocastScope autocast(device_, options_.precision);
+    return validator_.run(model_);
+  }();
   lastValidationStep_ = state_.step;
   const bool improved = result.bleu > state_.bestBleu;
   if (improved) {
@@ -173,28 +181,43 @@ TrainOutcome Trainer::run() {
     const Batch batch = makeBatch(train_, plan[static_cast<std::size_t>(state_.batchInEpoch)], device_);
     const double lr = schedule_.rate(state_.step + 1);
     for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-    const auto out = model_->forward(batch, teacherForcingRatio());
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-    const auto terms = labelSmoothedLoss(out.logProbs, gold, options_.labelSmoothing, SpecialIds::kPad);
+    LossTerms terms;
+    {
+      const AutocastScope autocast(device_, options_.precision);
+      const auto out = model_->forward(batch, teacherForcingRatio());
+      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad);
+    }
     const auto loss = terms.loss / static_cast<double>(terms.tokens);
     optimizer_->zero_grad();
-    loss.backward();
+    (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
     const double lossValue = loss.item<double>();
+    if (scaler_.enabled()) {
+      torch::NoGradGuard noGrad;
+      for (auto& p : model_->parameters())
+        if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
+    }
     double norm = 0.0;
     if (options_.clipNorm > 0.0) norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clipNorm);
-    if (!std::isfinite(lossValue) || !std::isfinite(norm)) {
+    else if (scaler_.enabled()) norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), 1e30);  // the norm alone
+    const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
+    // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
+    const bool apply = scaler_.enabled() ? scaler_.update(finite) : finite;
+    if (!finite && !scaler_.enabled()) {
       return {StopReason::kNonFiniteLoss, 0,
               fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step {}) is "
                           "kept in {}; try a lower --lr",
                           state_.step + 1, std::isfinite(lossValue) ? "gradient norm" : "loss",
                           std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
     }
-    optimizer_->step();
+    if (apply) {
+      optimizer_->step();
+      state_.windowLoss += lossValue * static_cast<double>(terms.tokens);
+      state_.windowTokens += terms.tokens;
+    }
     ++state_.step;
     ++state_.batchInEpoch;
     ++sessionSteps;
-    state_.windowLoss += lossValue * static_cast<double>(terms.tokens);
-    state_.windowTokens += terms.tokens;
     state_.windowBatchTokens += static_cast<int64_t>(batch.sourceTokens + batch.targetTokens);
     state_.windowSeconds += stepTime.seconds();
     tick();

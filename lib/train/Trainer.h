@@ -4,10 +4,12 @@
 #include "io/ModelDirectory.h"
 #include "io/Progress.h"
 #include "model/Seq2Seq.h"
+#include "train/DynamicLossScaler.h"
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
 #include "train/TrainingState.h"
 #include "train/Validator.h"
+#include "util/Precision.h"
 
 #include <torch/torch.h>
 
@@ -31,6 +33,7 @@ struct TrainerOptions {
   int64_t validEvery = 0;                // validate every this many steps, and at each epoch's end
   int64_t patience = 0;                  // stop after this many validations without a better BLEU (0: never)
   int64_t logEvery = 100;                // a metrics row (and a log line off a terminal) every this many steps
+  Precision precision = Precision::kFp32; // bf16/fp16: autocast on CUDA, fp32 weights (fp16: loss scaling)
 };
 
 // Throws InputError naming the first option out of range.
@@ -79,6 +82,7 @@ class Trainer {
   Progress& progress_;
   std::unique_ptr<torch::optim::Adam> optimizer_;
   LrSchedule schedule_;
+  DynamicLossScaler scaler_;
   TrainingState state_;
   bool resumed_ = false;
   std::unique_ptr<MetricsLog> metrics_;

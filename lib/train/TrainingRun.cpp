@@ -4,10 +4,12 @@
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
+#include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/FileSystem.h"
 #include "util/HeapReuse.h"
 #include "util/InputError.h"
+#include "util/Precision.h"
 #include "util/Threads.h"
 
 #include <fmt/core.h>
@@ -114,6 +116,8 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
   validateTrainerOptions(request.trainer);
   const c10::Device device = resolveDevice(request.device);
+  const Precision precision = parsePrecision(request.precision);
+  checkPrecisionDevice(precision, device);
   reuseFreedMemory();
   const std::string threadInfo = configureThreads(request.threads);
   const unsigned threads = request.threads > 0 ? static_cast<unsigned>(request.threads) : 2u;
@@ -127,7 +131,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
   files::createDirectories(dir.root());  // only once the data has passed its checks
-  progress.message(fmt::format("device: {}; {}", device.str(), threadInfo));
+  progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(precision), threadInfo));
   prepareBpe(dir, request.bpe, train, threads, progress);
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
@@ -153,12 +157,15 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
                             request.trainer.batching.batchTokens, device);
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
+  options.precision = precision;
   Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress);
   if (request.resume) {
     trainer.restore(checkpoint, dir.last());
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
   }
   auto outcome = trainer.run();
+  if (const int64_t peak = peakGpuMemoryBytes(device); peak >= 0)
+    progress.message(fmt::format("peak GPU memory: {} MiB", (peak + (1 << 20) - 1) >> 20));
   const auto& state = trainer.state();
   if (state.bestStep > 0)
     outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,

@@ -33,6 +33,7 @@ struct TrainingRequest {
   std::uint64_t seed = 1;
   int threads = 0;
   std::string device = "auto";
+  std::string precision = "fp32";  // parsePrecision
   std::string effectiveConfig;   // written to MODEL_DIR/config.ini
 };
 

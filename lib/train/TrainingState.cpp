@@ -12,9 +12,10 @@ namespace nmt {
 std::string TrainingState::toText() const {
   return fmt::format(
       "step={}\nepoch={}\nbatchInEpoch={}\nelapsedSeconds={:.17g}\nlrSchedule={}\nbestBleu={:.17g}\nbestStep={}\n"
-      "staleValidations={}\nwindowLoss={:.17g}\nwindowTokens={}\nwindowBatchTokens={}\nwindowSeconds={:.17g}\n",
+      "staleValidations={}\nwindowLoss={:.17g}\nwindowTokens={}\nwindowBatchTokens={}\nwindowSeconds={:.17g}\n"
+      "lossScaler={}\n",
       step, epoch, batchInEpoch, elapsedSeconds, lrSchedule, bestBleu, bestStep, staleValidations, windowLoss,
-      windowTokens, windowBatchTokens, windowSeconds);
+      windowTokens, windowBatchTokens, windowSeconds, lossScaler);
 }
 
 double TrainingState::windowTokensPerSecond() const {
@@ -45,6 +46,7 @@ TrainingState TrainingState::fromText(const std::string& text) {
       else if (key == "windowTokens") s.windowTokens = std::stoll(v);
       else if (key == "windowBatchTokens") s.windowBatchTokens = std::stoll(v);
       else if (key == "windowSeconds") s.windowSeconds = std::stod(v);
+      else if (key == "lossScaler") --seen, s.lossScaler = v;  // optional
       else --seen;
     }
   } catch (const std::exception&) {

@@ -19,6 +19,7 @@ struct TrainingState {
   int64_t windowTokens = 0;      // ...over this many target tokens...
   int64_t windowBatchTokens = 0; // ...and source + target tokens (no padding)...
   double windowSeconds = 0.0;    // ...in this much step time
+  std::string lossScaler;        // DynamicLossScaler::toText() (fp16 runs; optional in older checkpoints)
 
   // Training speed over the window: source + target tokens per second of step time (NaN: no steps).
   double windowTokensPerSecond() const;

@@ -1,18 +1,23 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "decode/GreedySearch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
+#include "train/DynamicLossScaler.h"
 #include "train/LabelSmoothedLoss.h"
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
 #include "train/TrainingState.h"
 #include "util/AtomicFile.h"
+#include "util/Precision.h"
+#include "util/TorchCompat.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -106,10 +111,110 @@ TEST_CASE("training state survives its text form") {
   s.windowTokens = 99;
   s.windowBatchTokens = 250;
   s.windowSeconds = 0.1;
+  s.lossScaler = "32768 12 3";
   const auto back = TrainingState::fromText(s.toText());
   CHECK(back.toText() == s.toText());
   CHECK(back.elapsedSeconds == s.elapsedSeconds);
+  CHECK(back.lossScaler == "32768 12 3");
   CHECK(errorOf([] { TrainingState::fromText("step=1\n"); }) == "training state is incomplete");
+  // checkpoints written before fp16 training existed have no lossScaler line
+  std::string older = s.toText();
+  older.erase(older.find("lossScaler="));
+  CHECK(TrainingState::fromText(older).lossScaler.empty());
+  CHECK(TrainingState::fromText(older).step == 1234);
+}
+
+TEST_CASE("dynamic loss scaler: halves and skips on overflow, doubles after its growth interval, survives a resume") {
+  DynamicLossScaler scaler(true, 1024.0, 3);
+  CHECK(scaler.scale() == 1024.0);
+  CHECK(scaler.update(true));
+  CHECK(scaler.update(true));
+  CHECK(scaler.scale() == 1024.0);
+  CHECK(scaler.update(true));
+  CHECK(scaler.scale() == 2048.0);  // three good steps in a row
+  CHECK_FALSE(scaler.update(false));
+  CHECK(scaler.scale() == 1024.0);
+  CHECK(scaler.skippedSteps() == 1);
+  CHECK(scaler.update(true));
+  DynamicLossScaler resumed(true, 65536.0, 3);
+  resumed.restore(scaler.toText());
+  CHECK(resumed.toText() == scaler.toText());
+  CHECK(resumed.update(true));
+  CHECK(resumed.update(true));
+  CHECK(resumed.scale() == 2048.0);  // the good steps before the checkpoint counted
+  CHECK(errorOf([&] { resumed.restore("x"); }) == "loss scaler state is corrupt: 'x'");
+
+  DynamicLossScaler off(false);  // fp32 and bf16: scale 1, a non-finite step is not skipped but reported
+  CHECK(off.scale() == 1.0);
+  CHECK(off.update(true));
+  CHECK_FALSE(off.update(false));
+  CHECK(off.scale() == 1.0);
+}
+
+TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that restores what it found") {
+  CHECK(parsePrecision("fp32") == Precision::kFp32);
+  CHECK(parsePrecision("bf16") == Precision::kBf16);
+  CHECK(parsePrecision("fp16") == Precision::kFp16);
+  CHECK(precisionName(Precision::kFp16) == "fp16");
+  CHECK(errorOf([] { parsePrecision("fp8"); }) == "--precision must be fp32, bf16 or fp16, not 'fp8'");
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kBf16, c10::Device(c10::kCPU)); }) ==
+        "--precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp32, c10::Device(c10::kCPU)); }).empty());
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp16, c10::Device(c10::kCUDA, 0)); }).empty());
+
+  // The scope works per device type; the CPU's autocast shows it without a GPU.
+  const auto a = torch::rand({4, 4}), b = torch::rand({4, 4});
+  {
+    const AutocastScope fp32(c10::Device(c10::kCPU), Precision::kFp32);
+    CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
+  }
+  {
+    const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
+    CHECK(compat::autocastEnabled(c10::DeviceType::CPU));
+    CHECK((torch::mm(a, b).scalar_type() == torch::kBFloat16));
+    CHECK((torch::log_softmax(a, 1).scalar_type() == torch::kFloat));
+  }
+  CHECK_FALSE(compat::autocastEnabled(c10::DeviceType::CPU));
+  CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
+}
+
+TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, close to fp32") {
+  // On the CPU's autocast, so that the mixed-dtype paths of every module run without a GPU.
+  for (const std::string encoder : {"rnn", "transformer"}) {
+    torch::manual_seed(8);
+    ModelConfig config = tinyConfig();
+    config.encoder = encoder;
+    config.heads = 2;
+    config.feedForwardSize = 16;
+    config.tieTargetEmbeddings = encoder == "transformer";
+    Seq2Seq model(config);
+    model->initialize();
+    const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
+    const Batch batch = makeBatch(pairs, {0, 1}, c10::Device(c10::kCPU));
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0);
+    torch::Tensor loss;
+    {
+      const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
+      loss = labelSmoothedLoss(model->forward(batch).logProbs.to(torch::kFloat), gold, 0.0, 0).loss;
+    }
+    INFO(encoder);
+    CHECK((loss.scalar_type() == torch::kFloat));
+    CHECK(std::abs(loss.item<double>() - reference.loss.item<double>()) < 0.05 * reference.loss.item<double>());
+    loss.backward();
+    for (const auto& p : model->named_parameters()) {
+      INFO(p.key());
+      CHECK((p.value().scalar_type() == torch::kFloat));
+      REQUIRE(p.value().grad().defined());
+      CHECK((p.value().grad().scalar_type() == torch::kFloat));
+      CHECK(torch::isfinite(p.value().grad()).all().item<bool>());
+    }
+    model->eval();
+    c10::InferenceMode inference;
+    const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
+    const auto hypotheses = greedySearch(model, batch, DecodeLimits{});
+    CHECK(hypotheses.size() == 2);
+  }
 }
 
 TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the checkpoint") {
@@ -179,13 +284,135 @@ TEST_CASE("a checkpoint restores weights, Adam's state and the random generator 
   openArchive(archive, dir.file("last.pt"));
   Seq2Seq restored = readModel(archive, dir.file("last.pt"), c10::Device(c10::kCPU));
   torch::optim::Adam restoredAdam(restored->parameters(), torch::optim::AdamOptions(1e-2));
-  CHECK(restoreCheckpoint(archive, dir.file("last.pt"), restoredAdam).step == 1);
+  CHECK(restoreCheckpoint(archive, dir.file("last.pt"), restoredAdam, c10::Device(c10::kCPU)).step == 1);
   CHECK(torch::equal(torch::rand({3}), expectedRandom));
   trainStep(restored, restoredAdam);
   const auto a = model->parameters(), b = restored->parameters();
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(torch::equal(a[i], b[i]));
   // the weights part is an ordinary model file
   CHECK(loadModel(dir.file("last.pt"), c10::Device(c10::kCPU))->config().toText() == tinyConfig().toText());
+}
+
+namespace {
+
+// One Adam step on a fixed two-pair batch, on the model's device.
+void trainStepOn(Seq2Seq& model, torch::optim::Adam& adam, const c10::Device& device) {
+  const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
+  const Batch batch = makeBatch(pairs, {0, 1}, device);
+  const auto out = model->forward(batch);
+  const auto loss = labelSmoothedLoss(out.logProbs, batch.target.narrow(1, 1, batch.target.size(1) - 1), 0.1, 0).loss;
+  adam.zero_grad();
+  loss.backward();
+  adam.step();
+}
+
+// Trains 3 steps on `from`, checkpoints, trains 3 more; resumes the checkpoint on `to` and
+// trains the same 3 steps there. Returns the largest weight difference between the two ends.
+double resumeDifference(const c10::Device& from, const c10::Device& to) {
+  TempDir dir;
+  torch::manual_seed(3);
+  Seq2Seq model(tinyConfig());
+  model->initialize();
+  model->to(from);
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
+  for (int i = 0; i < 3; ++i) trainStepOn(model, adam, from);
+  saveCheckpoint(dir.file("last.pt"), model, adam, TrainingState{});
+  for (int i = 0; i < 3; ++i) trainStepOn(model, adam, from);
+
+  torch::serialize::InputArchive archive;
+  openArchive(archive, dir.file("last.pt"));
+  Seq2Seq restored = readModel(archive, dir.file("last.pt"), to);
+  torch::optim::Adam restoredAdam(restored->parameters(), torch::optim::AdamOptions(1e-2));
+  restoreCheckpoint(archive, dir.file("last.pt"), restoredAdam, to);
+  for (int i = 0; i < 3; ++i) trainStepOn(restored, restoredAdam, to);
+  double worst = 0.0;
+  const auto a = model->parameters(), b = restored->parameters();
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, test::maxAbsDifference(a[i], b[i]));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("restoring a checkpoint puts Adam's state on the device the parameters train on") {
+  // A CUDA run resumed with its Adam state left on the CPU failed in Adam::step ("Expected all
+  // tensors to be on the same device"). Without a GPU the meta device stands in for it as the
+  // target (parameters cannot move there, so they stay on the CPU in that case).
+  const bool cuda = torch::cuda::is_available();
+  const c10::Device device = cuda ? test::kCudaDevice : c10::Device(c10::kMeta);
+  TempDir dir;
+  torch::manual_seed(3);
+  Seq2Seq model(tinyConfig());
+  model->initialize();
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
+  trainStepOn(model, adam, test::kCpuDevice);
+  saveCheckpoint(dir.file("last.pt"), model, adam, TrainingState{});
+
+  torch::serialize::InputArchive archive;
+  openArchive(archive, dir.file("last.pt"));
+  Seq2Seq restored = readModel(archive, dir.file("last.pt"), test::kCpuDevice);
+  if (cuda) restored->to(device);
+  torch::optim::Adam restoredAdam(restored->parameters(), torch::optim::AdamOptions(1e-2));
+  restoreCheckpoint(archive, dir.file("last.pt"), restoredAdam, device);
+  REQUIRE(restoredAdam.state().size() == restored->parameters().size());
+  for (const auto& entry : restoredAdam.state()) {
+    const auto& state = static_cast<const torch::optim::AdamParamState&>(*entry.second);
+    CHECK(state.exp_avg().device() == device);
+    CHECK(state.exp_avg_sq().device() == device);
+    CHECK(state.step() == 1);
+  }
+}
+
+TEST_CASE("CUDA: resuming on CUDA continues as the uninterrupted run does, and checkpoints cross devices") {
+  NMT_REQUIRE_CUDA();
+  // CUDA kernels are not bit-exact run to run (atomics in reductions) nor equal to the CPU's;
+  // after 3 Adam steps at lr 0.01 the weights agree to 1e-4 (same device) and 1e-3 (across).
+  CHECK(resumeDifference(test::kCudaDevice, test::kCudaDevice) < 1e-4);
+  CHECK(resumeDifference(test::kCudaDevice, test::kCpuDevice) < 1e-3);
+  CHECK(resumeDifference(test::kCpuDevice, test::kCudaDevice) < 1e-3);
+}
+
+TEST_CASE("CUDA: a checkpoint keeps the GPU's random generator") {
+  NMT_REQUIRE_CUDA();
+  TempDir dir;
+  torch::manual_seed(4);
+  Seq2Seq model(tinyConfig());
+  model->initialize();
+  model->to(test::kCudaDevice);
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
+  saveCheckpoint(dir.file("last.pt"), model, adam, TrainingState{});
+  const auto expected = torch::rand({5}, torch::TensorOptions().device(test::kCudaDevice)).cpu();
+  torch::serialize::InputArchive archive;
+  openArchive(archive, dir.file("last.pt"));
+  Seq2Seq restored = readModel(archive, dir.file("last.pt"), test::kCudaDevice);
+  torch::optim::Adam restoredAdam(restored->parameters(), torch::optim::AdamOptions(1e-2));
+  restoreCheckpoint(archive, dir.file("last.pt"), restoredAdam, test::kCudaDevice);
+  CHECK(torch::equal(torch::rand({5}, torch::TensorOptions().device(test::kCudaDevice)).cpu(), expected));
+}
+
+TEST_CASE("CUDA: bf16 and fp16 training steps stay close to fp32 and keep fp32 weights") {
+  NMT_REQUIRE_CUDA();
+  for (const Precision precision : {Precision::kBf16, Precision::kFp16}) {
+    INFO(precisionName(precision));
+    torch::manual_seed(9);
+    Seq2Seq model(tinyConfig());
+    model->initialize();
+    model->to(test::kCudaDevice);
+    const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
+    const Batch batch = makeBatch(pairs, {0, 1}, test::kCudaDevice);
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const double reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0).loss.item<double>();
+    torch::Tensor loss;
+    {
+      const AutocastScope autocast(test::kCudaDevice, precision);
+      loss = labelSmoothedLoss(model->forward(batch).logProbs.to(torch::kFloat), gold, 0.0, 0).loss;
+    }
+    CHECK(std::abs(loss.item<double>() - reference) < 0.02 * reference);
+    loss.backward();
+    for (const auto& p : model->parameters()) {
+      CHECK((p.scalar_type() == torch::kFloat));
+      CHECK(torch::isfinite(p.grad()).all().item<bool>());
+    }
+  }
 }
 
 TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {

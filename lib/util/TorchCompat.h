@@ -1,0 +1,53 @@
+#pragma once
+
+// The few LibTorch calls whose form differs between Debian's LibTorch 1.13 and LibTorch 2.x.
+// Everything version-dependent lives here, nowhere else.
+
+#include <ATen/autocast_mode.h>
+#include <c10/core/DeviceType.h>
+#include <c10/core/ScalarType.h>
+#include <torch/version.h>
+
+#include <string>
+
+#define NMT_TORCH_AT_LEAST(major, minor) \
+  (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
+
+namespace nmt::compat {
+
+inline std::string torchVersion() { return TORCH_VERSION; }
+
+// Autocast per device type (CPU or CUDA); 2.4 replaced the per-backend setters.
+inline bool autocastEnabled(c10::DeviceType type) {
+#if NMT_TORCH_AT_LEAST(2, 4)
+  return at::autocast::is_autocast_enabled(type);
+#else
+  return type == c10::DeviceType::CUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+#endif
+}
+
+inline c10::ScalarType autocastDtype(c10::DeviceType type) {
+#if NMT_TORCH_AT_LEAST(2, 4)
+  return at::autocast::get_autocast_dtype(type);
+#else
+  return type == c10::DeviceType::CUDA ? at::autocast::get_autocast_gpu_dtype()
+                                       : at::autocast::get_autocast_cpu_dtype();
+#endif
+}
+
+inline void setAutocast(c10::DeviceType type, bool enabled, c10::ScalarType dtype) {
+#if NMT_TORCH_AT_LEAST(2, 4)
+  at::autocast::set_autocast_dtype(type, dtype);
+  at::autocast::set_autocast_enabled(type, enabled);
+#else
+  if (type == c10::DeviceType::CUDA) {
+    at::autocast::set_autocast_gpu_dtype(dtype);
+    at::autocast::set_enabled(enabled);
+  } else {
+    at::autocast::set_autocast_cpu_dtype(dtype);
+    at::autocast::set_cpu_enabled(enabled);
+  }
+#endif
+}
+
+}  // namespace nmt::compat
