@@ -144,9 +144,15 @@ int main(int argc, char* argv[]) {
     if (options.beam.nbest > options.beam.beamSize)
       throw po::error(fmt::format("--nbest {} needs --beam {} or more", options.beam.nbest, options.beam.nbest));
     if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
+    const Precision precision = [&] {
+      try {
+        return parsePrecision(precisionText);
+      } catch (const InputError& e) {
+        throw po::error(e.what());
+      }
+    }();
 
     const auto dev = resolveDevice(device);
-    const Precision precision = parsePrecision(precisionText);
     checkPrecisionDevice(precision, dev);
     reuseFreedMemory();
     configureThreads(threads);

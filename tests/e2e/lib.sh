@@ -39,4 +39,7 @@ got: $1"
   CHECKS=$((CHECKS + 1))
 }
 
+# Whether the programs in $BIN see a CUDA device (their --version names the runtime).
+cuda_available() { "$BIN/nmt-train" --version | grep -q "CUDA devices [1-9]"; }
+
 finish() { echo "$(basename "$0"): $CHECKS checks passed"; }

@@ -7,9 +7,9 @@ source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
 "$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt \
-  "${TINY_MODEL[@]}" --max-length 40 --max-steps 300 --valid-every 100 --model-dir run > /dev/null 2>&1 \
+  "${TINY_MODEL[@]}" --max-length 40 --max-steps 300 --valid-every 100 --model-dir run --device cpu > /dev/null 2>&1 \
   || fail "training the test model failed"
-T=("$BIN/nmt-translate" --model run)
+T=("$BIN/nmt-translate" --model run --device cpu)  # the CUDA side is tested at the end
 
 expect_ok "$BIN/nmt-translate" --help
 expect_contains "$OUT" "--beam ] arg (=1)"
@@ -88,8 +88,8 @@ expect_fail 2 "${T[@]}" --beam 2 --nbest 3
 expect_line "$ERR" "nmt-translate: --nbest 3 needs --beam 3 or more (see nmt-translate --help)"
 expect_fail 2 "$BIN/nmt-translate" --input in.txt
 expect_contains "$ERR" "the option '--model' is required"
-expect_fail 1 "${T[@]}" --device cuda --input in.txt
-expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
+expect_fail 2 "${T[@]}" --precision half --input in.txt
+expect_line "$ERR" "nmt-translate: --precision must be fp32, bf16 or fp16, not 'half' (see nmt-translate --help)"
 expect_fail 1 "$BIN/nmt-translate" --model nowhere --input in.txt
 expect_line "$ERR" "nmt-translate: error: model directory nowhere does not exist (train one with nmt-train)"
 mkdir broken; cp run/*.model broken/; head -c 1000 run/best.pt > broken/best.pt
@@ -107,5 +107,34 @@ expect_fail 1 "$BIN/nmt-translate" --model swapped --input in.txt
 expect_contains "$ERR" "do not fit the model"
 # last.pt works too
 expect_ok "${T[@]}" --input in.txt --weights last.pt
+
+# --- --stats: counts and speed on stderr
+expect_ok "${T[@]}" --input in.txt --stats
+[[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s$ ]] \
+  || fail "unexpected --stats line: $ERR"
+
+# --- CUDA, where there is a GPU: the CPU's translations, greedy and beam, in fp32 and bf16
+G=("$BIN/nmt-translate" --model run --device cuda)
+if cuda_available; then
+  expect_ok "${T[@]}" --input valid.src
+  cpu_greedy=$OUT
+  expect_ok "${G[@]}" --input valid.src --stats
+  expect_line "$OUT" "$cpu_greedy"
+  expect_contains "$ERR" "peak GPU memory"
+  expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2
+  cpu_beam=$OUT
+  expect_ok "${G[@]}" --input valid.src --beam 4 --nbest 2
+  [ "$(cut -d'|' -f1-4 <<< "$OUT")" == "$(cut -d'|' -f1-4 <<< "$cpu_beam")" ] || fail "CUDA beam search differs:
+$(diff <(cut -d'|' -f1-4 <<< "$cpu_beam") <(cut -d'|' -f1-4 <<< "$OUT"))"
+  expect_ok "${G[@]}" --input valid.src --output gpu.bf16.txt --precision bf16
+  same=$(paste -d'\t' gpu.bf16.txt <(echo "$cpu_greedy") | awk -F'\t' '$1 == $2' | wc -l)
+  [ "$same" -ge 36 ] || fail "CUDA bf16: only $same of 40 translations equal the CPU's"
+else
+  expect_fail 1 "${G[@]}" --input in.txt
+  expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
+  expect_fail 1 "${T[@]}" --input in.txt --precision fp16
+  expect_line "$ERR" "nmt-translate: error: --precision fp16 needs a CUDA device (on cpu the model runs in fp32)"
+  echo "CUDA is not available: tested that asking for it fails clearly"
+fi
 
 finish

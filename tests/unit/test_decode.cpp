@@ -1,3 +1,4 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "decode/BeamSearch.h"
@@ -155,4 +156,30 @@ TEST_CASE("forced decoding: one attention row per target piece and </s>, each su
   CHECK(r.attention.sizes() == torch::IntArrayRef({3, 4}));
   CHECK(torch::allclose(r.attention.sum(1), torch::ones({3}), 1e-5, 1e-5));
   CHECK(r.score < 0.0);
+}
+
+TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
+  NMT_REQUIRE_CUDA();
+  auto cpu = copyModel();
+  auto cuda = test::copyModelTo(cpu, test::kCudaDevice);
+  c10::InferenceMode inference;
+  const auto pairs = sources();
+  const Batch cpuBatch = makeBatch(pairs, {0, 1, 2, 3}, test::kCpuDevice);
+  const Batch cudaBatch = makeBatch(pairs, {0, 1, 2, 3}, test::kCudaDevice);
+  const auto greedyCpu = greedySearch(cpu, cpuBatch, DecodeLimits{}, true);
+  const auto greedyCuda = greedySearch(cuda, cudaBatch, DecodeLimits{}, true);
+  const auto beamCpu = beamSearch(cpu, cpuBatch, DecodeLimits{}, BeamOptions{5, 3, 1.0});
+  const auto beamCuda = beamSearch(cuda, cudaBatch, DecodeLimits{}, BeamOptions{5, 3, 1.0});
+  REQUIRE(greedyCuda.size() == greedyCpu.size());
+  REQUIRE(beamCuda.size() == beamCpu.size());
+  for (std::size_t r = 0; r < greedyCpu.size(); ++r) {
+    CHECK(greedyCuda[r].tokens == greedyCpu[r].tokens);
+    CHECK(greedyCuda[r].score == doctest::Approx(greedyCpu[r].score).epsilon(1e-3));
+    CHECK(test::maxAbsDifference(greedyCuda[r].attention, greedyCpu[r].attention) < 1e-3);
+    REQUIRE(beamCuda[r].size() == beamCpu[r].size());
+    for (std::size_t k = 0; k < beamCpu[r].size(); ++k) {
+      CHECK(beamCuda[r][k].tokens == beamCpu[r][k].tokens);
+      CHECK(beamCuda[r][k].score == doctest::Approx(beamCpu[r][k].score).epsilon(1e-3));
+    }
+  }
 }

@@ -1,3 +1,4 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
@@ -358,4 +359,43 @@ TEST_CASE("the Transformer encoder exposes every layer's per-head self-attention
     CHECK(w.sizes() == torch::IntArrayRef({3, 2, S, S}));
     CHECK(torch::allclose(w.sum(-1), torch::ones({3, 2, S}), 1e-5, 1e-5));
   }
+}
+
+TEST_CASE("CUDA: every module's forward and backward on CUDA equal the CPU's") {
+  NMT_REQUIRE_CUDA();
+  // Tolerance: cuDNN's RNN kernels may use TF32 (10-bit mantissa) by default on Ampere and
+  // later, so log-probabilities agree to 1e-2 and gradients to 1e-2 of their largest entry.
+  for (const std::string encoder : {"rnn", "transformer"})
+    for (const std::string cell : {"gru", "lstm"})
+      for (bool tied : {false, true}) {
+        INFO(encoder, " ", cell, " tied=", tied);
+        torch::manual_seed(5);
+        auto config = smallConfig(cell, true, 2, encoder);
+        config.tieTargetEmbeddings = tied;
+        Seq2Seq cpu(config);
+        cpu->initialize();
+        Seq2Seq cuda = test::copyModelTo(cpu, test::kCudaDevice);
+        auto lossOf = [&](Seq2Seq& model, const c10::Device& device) {
+          const Batch batch = makeBatch(somePairs(), {0, 1, 2}, device);
+          const auto out = model->forward(batch);
+          const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+          auto loss = torch::nn::functional::nll_loss(
+              out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+              torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad));
+          loss.backward();
+          return std::make_pair(out.logProbs.detach(), out.attention.detach());
+        };
+        const auto [cpuLogProbs, cpuAttention] = lossOf(cpu, test::kCpuDevice);
+        const auto [cudaLogProbs, cudaAttention] = lossOf(cuda, test::kCudaDevice);
+        CHECK(cudaLogProbs.device().is_cuda());
+        CHECK(test::maxAbsDifference(cpuLogProbs, cudaLogProbs) < 1e-2);
+        CHECK(test::maxAbsDifference(cpuAttention, cudaAttention) < 1e-2);
+        const auto cudaParameters = cuda->named_parameters();
+        for (const auto& p : cpu->named_parameters()) {
+          INFO(p.key());
+          const auto& g = p.value().grad();
+          const double scale = std::max(1e-3, g.abs().max().item<double>());
+          CHECK(test::maxAbsDifference(g, cudaParameters[p.key()].grad()) < 1e-2 * scale);
+        }
+      }
 }
