@@ -17,8 +17,8 @@
 # /usr/bin/python3); --device cuda needs CUDA builds of both LibTorch (nmt) and PyTorch. NMT_BIN overrides
 # the folder of the nmt binaries (default build/bin). --decode-lines decodes only the test set's first N
 # lines (both sides). --threads passes --threads N to both (nmt: OpenBLAS threads with one LibTorch thread;
-# the peer: PyTorch's intra-op threads); without it nmt keeps the libraries' defaults and the peer gets
-# --threads 1, the setting its README found fastest. Exit status 0 only if every step succeeded.
+# the peer: PyTorch's intra-op threads); without it nmt uses OpenBLAS's default count (LibTorch 1 thread)
+# and the peer gets --threads 1, the setting its README found fastest. Exit status 0 only if every step succeeded.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

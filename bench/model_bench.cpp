@@ -7,6 +7,7 @@
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "util/BlasKernels.h"
 #include "util/HeapReuse.h"
 #include "util/Stopwatch.h"
 #include "util/Threads.h"
@@ -14,6 +15,7 @@
 #include <fmt/core.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
 #include <random>
 
 namespace po = boost::program_options;
@@ -28,6 +30,48 @@ double matmulGflops() {
   const Stopwatch watch;
   for (int i = 0; i < reps; ++i) torch::mm(a, b);
   return 2.0 * 1024 * 1024 * 1024 * reps / watch.seconds() / 1e9;
+}
+
+// The largest difference between LibTorch's 1024x1024 sgemm and a plain double-precision loop,
+// relative to the largest entry: about 1e-6 when the kernels compute what they should.
+double sgemmError() {
+  const int64_t n = 1024;
+  const auto a = torch::randn({n, n}), b = torch::randn({n, n});
+  const auto c = torch::mm(a, b);
+  const auto A = a.accessor<float, 2>(), B = b.accessor<float, 2>(), C = c.accessor<float, 2>();
+  std::vector<double> row(n);
+  double worst = 0.0, largest = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    std::fill(row.begin(), row.end(), 0.0);
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t j = 0; j < n; ++j) row[j] += static_cast<double>(A[i][k]) * B[k][j];
+    for (int64_t j = 0; j < n; ++j) {
+      worst = std::max(worst, std::abs(row[j] - C[i][j]));
+      largest = std::max(largest, std::abs(row[j]));
+    }
+  }
+  return worst / largest;
+}
+
+// --kernels: speed and correctness of the sgemm kernels OpenBLAS chose (or OPENBLAS_CORETYPE named).
+int checkKernels(const std::vector<int>& threads) {
+  const auto features = detectCpuFeatures();
+  const std::string strongest = strongestKernelFamily(features);
+  fmt::print("CPU: {}; its instruction sets allow OpenBLAS's {} kernels\n", cpuModelName(),
+             strongest.empty() ? "SSE" : strongest);
+  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
+  fmt::print("OPENBLAS_CORETYPE: {}\n", coretype && *coretype ? coretype : "not set");
+  bool wrong = false;
+  for (int n : threads) {
+    const std::string threadInfo = configureThreads(n);
+    const double error = sgemmError();
+    wrong = wrong || !(error < 1e-4);
+    fmt::print("{}: 1024x1024 sgemm {:.1f} GFLOP/s, largest relative error against double precision {:.1e} ({})\n",
+               describeMatrixKernels(currentMatrixKernels()), matmulGflops(), error, error < 1e-4 ? "right" : "WRONG");
+  }
+  if (const auto hint = kernelHint(currentMatrixKernels(), features); !hint.empty()) fmt::print("{}\n", hint);
+  if (wrong) fmt::print("these kernels compute wrong results: do not use them\n");
+  return wrong ? 1 : 0;
 }
 
 // Sentences with Multi30k-like BPE lengths (mean ~14 pieces, target ~1.1x source).
@@ -97,20 +141,25 @@ int main(int argc, char* argv[]) {
     int batches;
     std::size_t batchTokens;
     std::vector<int> threads;
-    bool systemMalloc = false;
+    bool systemMalloc = false, kernels = false;
     po::options_description desc("Benchmark options");
     desc.add_options()("batches", po::value(&batches)->default_value(10), "timed training steps per model")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
         "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch")(
         "system-malloc", po::bool_switch(&systemMalloc),
-        "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");
+        "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory")(
+        "kernels", po::bool_switch(&kernels),
+        "only measure the 1024x1024 sgemm and check its result against double precision (try OPENBLAS_CORETYPE=... safely)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-model", "nmt-bench-model [--batches N]", argc, argv, desc, {}, vm)) return 0;
+    if (kernels) return checkKernels(threads);
     if (!systemMalloc) reuseFreedMemory();
+    fmt::print("CPU: {}\n", cpuModelName());
 
     for (int n : threads) {
       const std::string threadInfo = configureThreads(n);
-      fmt::print("--threads {} ({}); 1024x1024 matmul: {:.1f} GFLOP/s\n", n, threadInfo, matmulGflops());
+      fmt::print("--threads {} ({}); {}; 1024x1024 matmul: {:.1f} GFLOP/s\n", n, threadInfo,
+                 describeMatrixKernels(currentMatrixKernels()), matmulGflops());
       ModelConfig reference;  // the defaults: embedding 256, bidirectional GRU 512, 8000-piece vocabularies
       bench("rnn-reference", reference, batches, batchTokens);
       ModelConfig rnn = reference;  // configs/multi30k-de-en-rnn.ini

@@ -4,6 +4,7 @@
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "decode/Translator.h"
+#include "util/BlasKernels.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
 #include "util/Stopwatch.h"
@@ -81,7 +82,9 @@ int main(int argc, char* argv[]) {
     fmt::print("{} sentences from {}; model {} ({} encoder, {:.1f} M parameters)\n", sentences.size(), input, modelDir,
                model.model->config().encoder, model.model->parameterCount() / 1e6);
     for (int n : threads) {
-      fmt::print("--threads {} ({})\n", n, configureThreads(n));
+      const std::string threadInfo = configureThreads(n);
+      fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
+                 cpuModelName());
       throughput(model, sentences, 1, batchSize);
       throughput(model, sentences, beam, batchSize);
       latency(model, sentences, latencyCount);

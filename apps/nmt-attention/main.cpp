@@ -68,7 +68,7 @@ int main(int argc, char* argv[]) {
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
         "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per greedy batch")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
-        "threads", po::value(&threads)->default_value(0), "CPU threads for matrix work (0: the libraries' defaults)");
+        "threads", po::value(&threads)->default_value(0), "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
                                "nmt-attention --model DIR --input FILE --output-dir OUT [--format matrix|long] "

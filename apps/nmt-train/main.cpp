@@ -77,7 +77,7 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config) {
   t.add("patience", r.trainer.patience, "stop after this many validations without a better BLEU (0: never)");
   t.add("log-every", r.trainer.logEvery, "a metrics.csv row (and a log line when not on a terminal) every this many steps");
   t.add("seed", r.seed, "random seed: initialization, batch order, dropout");
-  t.add("threads", r.threads, "CPU threads for matrix work (0: the libraries' defaults)");
+  t.add("threads", r.threads, "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
   t.add("device", r.device, "auto, cpu, cuda or cuda:N");
   t.add("precision", r.precision, "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
 }

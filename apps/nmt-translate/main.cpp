@@ -4,6 +4,7 @@
 #include "decode/Translator.h"
 #include "io/AvailableLines.h"
 #include "io/Heatmap.h"
+#include "util/BlasKernels.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
@@ -131,10 +132,11 @@ int main(int argc, char* argv[]) {
         "a translation has at most max-ratio x source pieces + 10")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
-        "threads", po::value(&threads)->default_value(0), "CPU threads for matrix work (0: the libraries' defaults)")(
+        "threads", po::value(&threads)->default_value(0), "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)")(
         "precision", po::value(&precisionText)->default_value("fp32"),
         "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast)")(
-        "stats", po::bool_switch(), "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr");
+        "stats", po::bool_switch(), "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr")(
+        "verbose,v", po::bool_switch(), "first write the device, threads and matrix kernels to stderr");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-translate", "nmt-translate --model DIR [--input FILE] [--output FILE] [options]",
                                argc, argv, desc, {}, vm))
@@ -155,7 +157,14 @@ int main(int argc, char* argv[]) {
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(precision, dev);
     reuseFreedMemory();
-    configureThreads(threads);
+    const std::string threadInfo = configureThreads(threads);
+    if (vm["verbose"].as<bool>()) {
+      const MatrixKernels kernels = currentMatrixKernels();
+      fmt::print(stderr, "nmt-translate: device {}, precision {}; {}\nnmt-translate: {}\n", dev.str(),
+                 precisionName(precision), threadInfo, describeMatrixKernels(kernels));
+      if (const auto hint = kernelHint(kernels, detectCpuFeatures()); !hint.empty())
+        fmt::print(stderr, "nmt-translate: {}\n", hint);
+    }
     auto model = loadTranslationModel(modelDir, dev, weights);
     std::ofstream file;
     if (!output.empty()) {

@@ -4,6 +4,7 @@
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
+#include "util/BlasKernels.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/FileSystem.h"
@@ -132,6 +133,10 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
   files::createDirectories(dir.root());  // only once the data has passed its checks
   progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(precision), threadInfo));
+  const MatrixKernels kernels = currentMatrixKernels();
+  const std::string kernelLine = describeMatrixKernels(kernels);
+  progress.message(kernelLine);
+  if (const auto hint = kernelHint(kernels, detectCpuFeatures()); !hint.empty()) progress.message(hint);
   prepareBpe(dir, request.bpe, train, threads, progress);
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
@@ -150,7 +155,9 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   torch::serialize::InputArchive checkpoint;
   if (request.resume) openArchive(checkpoint, dir.last());
   Seq2Seq model = buildModel(effective, dir, device, request.resume ? &checkpoint : nullptr);
-  writeTextFileAtomically(dir.config(), request.effectiveConfig);
+  // the machine goes with the options: speeds in metrics.csv depend on it
+  writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
+                                            kernelLine + "; device " + device.str() + "\n");
   progress.message(fmt::format("model: {} encoder, {} parameters", effective.model.encoder, model->parameterCount()));
 
   const Validator validator(std::move(validPairs.pairs), std::move(references), targetBpe,

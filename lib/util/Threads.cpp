@@ -19,9 +19,9 @@ std::string configureThreads(int threads) {
   if (threads < 0) throw InputError("--threads must be 0 (library defaults) or positive, not " + std::to_string(threads));
   auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
   auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-  if (threads > 0 && set) {
+  if (set) {
     at::set_num_threads(1);
-    set(threads);
+    if (threads > 0) set(threads);
   } else if (threads > 0) {
     at::set_num_threads(threads);
   }
