@@ -171,9 +171,10 @@ step() {  # step NAME COMMAND...: runs COMMAND, its output in LOGS/NAME.log; sto
 }
 
 configure_and_build() {
+  # --debs first: LibTorch's prefix may hold other packages' CMake files (Debian's holds them all)
   local prefix
   prefix=$(dirname "$TORCH_DIR")  # CMake looks for PREFIX/Torch/TorchConfig.cmake
-  [ -z "${CMAKE_PREFIX_PATH:-}" ] || prefix="$prefix;${CMAKE_PREFIX_PATH//:/;}"
+  [ -z "${CMAKE_PREFIX_PATH:-}" ] || prefix="${CMAKE_PREFIX_PATH//:/;};$prefix"
   local args=(-S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
               "-DCMAKE_PREFIX_PATH=$prefix" "-DTorch_DIR=$TORCH_DIR")
   [ -z "$NVCC" ] || args+=("-DCMAKE_CUDA_COMPILER=$NVCC")
@@ -228,7 +229,9 @@ run_preset() {  # run_preset rnn|transformer
   else
     echo "gpu-check: this nmt-translate has no --stats; translation speed n/a"
   fi
-  ROWS+=("| $enc | $MINUTES min | $steps | $tokens | $sentences | $train_mem / $translate_mem MiB | $greedy | $beam |")
+  local memory="$train_mem / $translate_mem MiB"
+  [ "$memory" != "n/a / n/a MiB" ] || memory=n/a
+  ROWS+=("| $enc | $MINUTES min | $steps | $tokens | $sentences | $memory | $greedy | $beam |")
 }
 
 write_summary() {
