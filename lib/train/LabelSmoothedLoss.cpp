@@ -4,7 +4,8 @@
 
 namespace nmt {
 
-LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, double smoothing, int64_t ignoreIndex) {
+LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, double smoothing, int64_t ignoreIndex,
+                            int64_t knownTokens) {
   const auto flat = logProbs.reshape({-1, logProbs.size(-1)});
   const auto target = gold.reshape(-1);
   const auto real = target.ne(ignoreIndex);
@@ -17,7 +18,7 @@ LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, 
   } else {
     terms.loss = terms.nll;
   }
-  terms.tokens = real.sum().item<int64_t>();
+  terms.tokens = knownTokens >= 0 ? knownTokens : real.sum().item<int64_t>();
   return terms;
 }
 

@@ -12,7 +12,9 @@ struct LossTerms {
 
 // Cross-entropy against (1 - smoothing) on the gold token plus smoothing spread evenly over
 // the vocabulary; positions where gold is `ignoreIndex` (padding) count for nothing.
-// logProbs [B, T, V], gold [B, T].
-LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, double smoothing, int64_t ignoreIndex);
+// logProbs [B, T, V], gold [B, T]. `knownTokens` >= 0 is the count of real gold tokens when the
+// caller knows it already (counting them on a GPU waits for it); -1 counts them.
+LossTerms labelSmoothedLoss(const at::Tensor& logProbs, const at::Tensor& gold, double smoothing, int64_t ignoreIndex,
+                            int64_t knownTokens = -1);
 
 }  // namespace nmt

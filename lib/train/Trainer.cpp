@@ -2,6 +2,7 @@
 
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
+#include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
 #include "util/Precision.h"
@@ -186,20 +187,24 @@ TrainOutcome Trainer::run() {
     {
       const AutocastScope autocast(device_, options_.precision);
       const auto out = model_->forward(batch, teacherForcingRatio());
-      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad);
+      // every row's target holds one <s> that is not a gold token
+      const auto goldTokens = static_cast<int64_t>(batch.targetTokens) - batch.target.size(0);
+      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
+                                goldTokens);
     }
     const auto loss = terms.loss / static_cast<double>(terms.tokens);
     optimizer_->zero_grad();
     (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
-    const double lossValue = loss.item<double>();
     if (scaler_.enabled()) {
       torch::NoGradGuard noGrad;
       for (auto& p : model_->parameters())
         if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
     }
-    double norm = 0.0;
-    if (options_.clipNorm > 0.0) norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), options_.clipNorm);
-    else if (scaler_.enabled()) norm = torch::nn::utils::clip_grad_norm_(model_->parameters(), 1e30);  // the norm alone
+    // The step's one wait for the device: loss and gradient norm come back together.
+    const auto normTensor = clipGradientNorm(model_->parameters(), options_.clipNorm);
+    const auto host = torch::stack({loss.detach().to(torch::kFloat), normTensor.to(loss.device())}).cpu();
+    const double lossValue = host[0].item<double>();
+    const double norm = options_.clipNorm > 0.0 || scaler_.enabled() ? host[1].item<double>() : 0.0;
     const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
     // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
     const bool apply = scaler_.enabled() ? scaler_.update(finite) : finite;

@@ -6,6 +6,7 @@
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
 #include "train/DynamicLossScaler.h"
+#include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace nmt;
@@ -462,4 +464,36 @@ TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limi
     CHECK(hyps[r].attention.size(1) == length.item<int64_t>());
     CHECK(torch::allclose(hyps[r].attention.sum(1), torch::ones({hyps[r].attention.size(0)}), 1e-4, 1e-4));
   }
+}
+
+TEST_CASE("gradient clipping scales to the norm limit and returns the norm before, as clip_grad_norm_ does") {
+  auto a = torch::tensor({3.0f, 0.0f}, torch::requires_grad()), b = torch::tensor({4.0f}, torch::requires_grad());
+  auto c = torch::tensor({1.0f}, torch::requires_grad());  // no gradient: left out
+  (a * torch::tensor({1.0f, 0.0f})).sum().backward();
+  (b * 1.0f).sum().backward();
+  a.grad().mul_(3.0);  // gradients (3, 0) and (4): norm 5
+  b.grad().mul_(4.0);
+  const auto norm = clipGradientNorm({a, b, c}, 1.0);
+  CHECK(norm.item<double>() == doctest::Approx(5.0));
+  CHECK(a.grad()[0].item<double>() == doctest::Approx(0.6).epsilon(1e-5));
+  CHECK(b.grad()[0].item<double>() == doctest::Approx(0.8).epsilon(1e-5));
+  // under the limit: unchanged, bit for bit
+  const auto before = b.grad().clone();
+  CHECK(clipGradientNorm({a, b}, 10.0).item<double>() == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(torch::equal(b.grad(), before));
+  // 0: the norm alone
+  CHECK(clipGradientNorm({a, b}, 0.0).item<double>() == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(torch::equal(b.grad(), before));
+  // a non-finite gradient gives a non-finite norm
+  b.grad().fill_(std::numeric_limits<float>::infinity());
+  CHECK_FALSE(std::isfinite(clipGradientNorm({a, b}, 1.0).item<double>()));
+}
+
+TEST_CASE("the loss takes a known token count without counting") {
+  const auto logProbs = torch::log_softmax(torch::randn({2, 3, 5}), -1);
+  const auto gold = torch::tensor({{1, 2, 0}, {3, 0, 0}});
+  CHECK(labelSmoothedLoss(logProbs, gold, 0.1, 0).tokens == 3);
+  const auto known = labelSmoothedLoss(logProbs, gold, 0.1, 0, 3);
+  CHECK(known.tokens == 3);
+  CHECK(torch::equal(known.loss, labelSmoothedLoss(logProbs, gold, 0.1, 0).loss));
 }
