@@ -5,8 +5,8 @@
 #include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
-#include "util/Precision.h"
 #include "util/FileSystem.h"
+#include "util/Precision.h"
 #include "util/StopSignal.h"
 #include "util/Stopwatch.h"
 
@@ -147,6 +147,32 @@ std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const 
                      schedule_.rate(state_.step + 1), duration(state_.elapsedSeconds), eta);
 }
 
+Trainer::StepGradients Trainer::gradients(const Batch& batch) {
+  const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+  LossTerms terms;
+  {
+    const AutocastScope autocast(device_, options_.precision);
+    const auto out = model_->forward(batch, teacherForcingRatio());
+    // every row's target holds one <s> that is not a gold token
+    const auto goldTokens = static_cast<int64_t>(batch.targetTokens) - batch.target.size(0);
+    terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
+                              goldTokens);
+  }
+  const auto loss = terms.loss / static_cast<double>(terms.tokens);
+  optimizer_->zero_grad();
+  (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
+  if (scaler_.enabled()) {
+    torch::NoGradGuard noGrad;
+    for (auto& p : model_->parameters())
+      if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
+  }
+  // The step's one wait for the device: loss and gradient norm come back together.
+  const auto norm = clipGradientNorm(model_->parameters(), options_.clipNorm);
+  const auto host = torch::stack({loss.detach().to(torch::kFloat), norm.to(loss.device())}).cpu();
+  return {host[0].item<double>(), options_.clipNorm > 0.0 || scaler_.enabled() ? host[1].item<double>() : 0.0,
+          terms.tokens};
+}
+
 TrainOutcome Trainer::run() {
   metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
   const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
@@ -182,29 +208,7 @@ TrainOutcome Trainer::run() {
     const Batch batch = makeBatch(train_, plan[static_cast<std::size_t>(state_.batchInEpoch)], device_);
     const double lr = schedule_.rate(state_.step + 1);
     for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-    LossTerms terms;
-    {
-      const AutocastScope autocast(device_, options_.precision);
-      const auto out = model_->forward(batch, teacherForcingRatio());
-      // every row's target holds one <s> that is not a gold token
-      const auto goldTokens = static_cast<int64_t>(batch.targetTokens) - batch.target.size(0);
-      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
-                                goldTokens);
-    }
-    const auto loss = terms.loss / static_cast<double>(terms.tokens);
-    optimizer_->zero_grad();
-    (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
-    if (scaler_.enabled()) {
-      torch::NoGradGuard noGrad;
-      for (auto& p : model_->parameters())
-        if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
-    }
-    // The step's one wait for the device: loss and gradient norm come back together.
-    const auto normTensor = clipGradientNorm(model_->parameters(), options_.clipNorm);
-    const auto host = torch::stack({loss.detach().to(torch::kFloat), normTensor.to(loss.device())}).cpu();
-    const double lossValue = host[0].item<double>();
-    const double norm = options_.clipNorm > 0.0 || scaler_.enabled() ? host[1].item<double>() : 0.0;
+    const auto [lossValue, norm, tokens] = gradients(batch);
     const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
     // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
     const bool apply = scaler_.enabled() ? scaler_.update(finite) : finite;
@@ -217,8 +221,8 @@ TrainOutcome Trainer::run() {
     }
     if (apply) {
       optimizer_->step();
-      state_.windowLoss += lossValue * static_cast<double>(terms.tokens);
-      state_.windowTokens += terms.tokens;
+      state_.windowLoss += lossValue * static_cast<double>(tokens);
+      state_.windowTokens += tokens;
     }
     ++state_.step;
     ++state_.batchInEpoch;

@@ -66,6 +66,13 @@ class Trainer {
 
  private:
   double teacherForcingRatio() const;
+  struct StepGradients {
+    double loss;     // mean label-smoothed loss per gold token
+    double norm;     // gradient L2 norm before clipping (0 when neither clipping nor fp16 asks for it)
+    int64_t tokens;  // gold tokens
+  };
+  // Forward and backward of one batch (under autocast for bf16/fp16), gradients unscaled and clipped.
+  StepGradients gradients(const Batch& batch);
   // Validates; `scheduled` ones feed the schedule and early stopping. Returns false to stop.
   bool validate(bool scheduled);
   void writeMetrics(const ValidationResult* validation);
