@@ -25,6 +25,10 @@ if(NOT SENTENCEPIECE_FOUND)
   nmt_missing("SentencePiece (sentencepiece.pc)" "libsentencepiece-dev")
 endif()
 
+# CMake 3.30+ (Debian 13) finds Boost through its own BoostConfig.cmake, not the old FindBoost module.
+if(POLICY CMP0167)
+  cmake_policy(SET CMP0167 NEW)
+endif()
 find_package(Boost 1.71 QUIET COMPONENTS program_options)
 if(NOT Boost_FOUND)
   nmt_missing("Boost.Program_options" "libboost-program-options-dev")
