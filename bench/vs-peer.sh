@@ -7,10 +7,10 @@
 #                      each with its own model trained for the same --steps.
 # Prints a table (device, nmt / peer / ratio) and keeps everything, logs included, under --out.
 #
-#   bench/gpu-vs-peer.sh [--device cuda|cpu] [--steps 300] [--data data/multi30k] [--out runs/gpu-vs-peer]
+#   bench/vs-peer.sh [--device cuda|cpu] [--steps 300] [--data data/multi30k] [--out runs/vs-peer]
 #                        [--peer ../shared/peers/torch_seq2seq.py] [--python python3] [--batch-tokens 4096]
 #                        [--decode-lines N] [--threads N]
-#   bench/gpu-vs-peer.sh --device cpu --steps 4 --decode-lines 64 --python /usr/bin/python3   # a quick check
+#   bench/vs-peer.sh --device cpu --steps 4 --decode-lines 64 --python /usr/bin/python3   # a quick check
 #
 # Defaults are relative to the repository root, paths given on the command line to the current directory.
 # The peer needs PyTorch and sentencepiece in --python (Debian: python3-torch python3-sentencepiece, in
@@ -27,7 +27,7 @@ CONFIG=$ROOT/configs/multi30k-de-en-rnn-reference.ini
 TEST=test_2016_flickr
 
 DEVICE=cuda STEPS=300 DATA=$ROOT/data/multi30k PEER=$ROOT/../shared/peers/torch_seq2seq.py PYTHON=python3
-OUT=$ROOT/runs/gpu-vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS=""
+OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS=""
 
 usage() {
   echo "usage: $0 [--device cuda|cpu] [--steps N] [--data DIR] [--peer PATH] [--python PYTHON] [--out DIR]" \
@@ -43,7 +43,7 @@ is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 fail() {
   local last=""
   [ -s "$2" ] && last=$(tail -n 1 "$2")
-  echo "gpu-vs-peer: $1 failed; log: $2${last:+ (last line: $last)}" >&2
+  echo "vs-peer: $1 failed; log: $2${last:+ (last line: $last)}" >&2
   exit 1
 }
 
@@ -52,7 +52,7 @@ fail() {
 run_step() {
   local step=$1 log=$2 stdout=$3 rc=0
   shift 3
-  echo "gpu-vs-peer: $step ..." >&2
+  echo "vs-peer: $step ..." >&2
   echo "+ $*" > "$log"
   if [ "$stdout" = - ]; then "$@" >> "$log" 2>&1 || rc=$?
   else "$@" > "$stdout" 2>> "$log" || rc=$?
@@ -77,12 +77,12 @@ parse_args() {
     esac
     shift 2
   done
-  case $DEVICE in cuda | cpu) ;; *) echo "gpu-vs-peer: --device must be cuda or cpu, not '$DEVICE'" >&2; exit 2 ;; esac
+  case $DEVICE in cuda | cpu) ;; *) echo "vs-peer: --device must be cuda or cpu, not '$DEVICE'" >&2; exit 2 ;; esac
   # the first metrics.csv row is warm-up: at least one more is needed
-  if ! is_count "$STEPS" || [ "$STEPS" -lt 2 ]; then echo "gpu-vs-peer: --steps must be 2 or more" >&2; exit 2; fi
-  is_count "$BATCH_TOKENS" || { echo "gpu-vs-peer: --batch-tokens must be a positive number" >&2; exit 2; }
-  [ -z "$DECODE_LINES" ] || is_count "$DECODE_LINES" || { echo "gpu-vs-peer: --decode-lines must be positive" >&2; exit 2; }
-  [ -z "$THREADS" ] || is_count "$THREADS" || { echo "gpu-vs-peer: --threads must be positive" >&2; exit 2; }
+  if ! is_count "$STEPS" || [ "$STEPS" -lt 2 ]; then echo "vs-peer: --steps must be 2 or more" >&2; exit 2; fi
+  is_count "$BATCH_TOKENS" || { echo "vs-peer: --batch-tokens must be a positive number" >&2; exit 2; }
+  [ -z "$DECODE_LINES" ] || is_count "$DECODE_LINES" || { echo "vs-peer: --decode-lines must be positive" >&2; exit 2; }
+  [ -z "$THREADS" ] || is_count "$THREADS" || { echo "vs-peer: --threads must be positive" >&2; exit 2; }
   return 0
 }
 
@@ -211,7 +211,7 @@ report() {
   peer_torch=$("$PYTHON" -c 'import sys, torch; print(f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}), Python {sys.version.split()[0]}")' 2>/dev/null) || peer_torch="?"
   nmt_runtime=$("$BIN/nmt-train" --version 2>/dev/null | sed -n 's/^runtime: //p') || nmt_runtime="?"
   lines=$(wc -l < "$TEST_SRC")
-  echo "gpu-vs-peer: configs/multi30k-de-en-rnn-reference.ini, $BATCH_TOKENS-token batches, $STEPS steps, --device $DEVICE"
+  echo "vs-peer: configs/multi30k-de-en-rnn-reference.ini, $BATCH_TOKENS-token batches, $STEPS steps, --device $DEVICE"
   echo "device: $(device_name)"
   echo "nmt:    $nmt_runtime; ${NMT_THREADS:-threads ?}"
   echo "peer:   $peer_torch; torch intra-op threads ${THREADS:-1}; $(basename "$PEER")"
