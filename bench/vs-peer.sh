@@ -16,9 +16,9 @@
 # The peer needs PyTorch and sentencepiece in --python (Debian: python3-torch python3-sentencepiece, in
 # /usr/bin/python3); --device cuda needs CUDA builds of both LibTorch (nmt) and PyTorch. NMT_BIN overrides
 # the folder of the nmt binaries (default build/bin). --decode-lines decodes only the test set's first N
-# lines (both sides). --threads passes --threads N to both (nmt: OpenBLAS threads with one LibTorch thread;
-# the peer: PyTorch's intra-op threads); without it nmt uses OpenBLAS's default count (LibTorch 1 thread)
-# and the peer gets --threads 1, the setting its README found fastest. Exit status 0 only if every step succeeded.
+# lines (both sides). Both sides run the same thread layout, the fastest for both: LibTorch's (PyTorch's)
+# intra-op pool at 1 thread and OpenBLAS at --threads N (nmt: --threads N; the peer: --threads 1 with
+# OPENBLAS_NUM_THREADS=N); without --threads OpenBLAS uses its default (all cores) on both sides. Exit status 0 only if every step succeeded.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +28,7 @@ TEST=test_2016_flickr
 
 DEVICE=cuda STEPS=300 DATA=$ROOT/data/multi30k PEER=$ROOT/../shared/peers/torch_seq2seq.py PYTHON=python3
 OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS=""
+PEER_ENV=(env)  # + OPENBLAS_NUM_THREADS=N with --threads N
 
 usage() {
   echo "usage: $0 [--device cuda|cpu] [--steps N] [--data DIR] [--peer PATH] [--python PYTHON] [--out DIR]" \
@@ -83,6 +84,7 @@ parse_args() {
   is_count "$BATCH_TOKENS" || { echo "vs-peer: --batch-tokens must be a positive number" >&2; exit 2; }
   [ -z "$DECODE_LINES" ] || is_count "$DECODE_LINES" || { echo "vs-peer: --decode-lines must be positive" >&2; exit 2; }
   [ -z "$THREADS" ] || is_count "$THREADS" || { echo "vs-peer: --threads must be positive" >&2; exit 2; }
+  [ -z "$THREADS" ] || PEER_ENV=(env "OPENBLAS_NUM_THREADS=$THREADS")
   return 0
 }
 
@@ -158,8 +160,8 @@ decode_nmt() {
 bench_peer() {
   local log=$OUT/peer-bench.log
   run_step "peer bench" "$log" - \
-    "$PYTHON" "$PEER" bench --data "$DATA" --out "$OUT/peer-bench" --steps "$STEPS" --batch-tokens "$BATCH_TOKENS" \
-    --device "$DEVICE" --threads "${THREADS:-1}"
+    "${PEER_ENV[@]}" "$PYTHON" "$PEER" bench --data "$DATA" --out "$OUT/peer-bench" --steps "$STEPS" --batch-tokens "$BATCH_TOKENS" \
+    --device "$DEVICE" --threads 1
   # bench: 300 steps, 123456 tokens/s, 33 ms/step   (after 3 warm-up steps)
   PEER_TRAIN=$(sed -n 's/^bench: [0-9]* steps, \([0-9.]*\) tokens\/s.*/\1/p' "$log" | tail -n 1)
   [ -n "$PEER_TRAIN" ] || fail "reading the peer's 'bench: ... tokens/s' line" "$log"
@@ -168,15 +170,15 @@ bench_peer() {
 train_peer() {
   # --minutes: the peer also stops after that many minutes (default 60); here only --max-steps counts
   run_step "peer training" "$OUT/peer-train.log" - \
-    "$PYTHON" "$PEER" train --data "$DATA" --out "$OUT/peer" --max-steps "$STEPS" --minutes 1000000 \
-    --batch-tokens "$BATCH_TOKENS" --device "$DEVICE" --threads "${THREADS:-1}"
+    "${PEER_ENV[@]}" "$PYTHON" "$PEER" train --data "$DATA" --out "$OUT/peer" --max-steps "$STEPS" --minutes 1000000 \
+    --batch-tokens "$BATCH_TOKENS" --device "$DEVICE" --threads 1
   [ -s "$OUT/peer/model.pt" ] || fail "peer training (no model.pt)" "$OUT/peer-train.log"
 }
 
 decode_peer() {
   local log=$OUT/peer-decode.log
   run_step "peer greedy decoding" "$log" "$OUT/peer.$TEST.en" \
-    "$PYTHON" "$PEER" decode --run "$OUT/peer" --src-file "$TEST_SRC" --device "$DEVICE" --threads "${THREADS:-1}"
+    "${PEER_ENV[@]}" "$PYTHON" "$PEER" decode --run "$OUT/peer" --src-file "$TEST_SRC" --device "$DEVICE" --threads 1
   # decode: 1000 sentences in 19.80s, 14000 target pieces incl. </s>, 707 pieces/s
   PEER_DECODE=$(sed -n 's/^decode: [0-9]* sentences in [0-9.]*s, [0-9]* target pieces incl\. <\/s>, \([0-9.]*\) pieces\/s.*/\1/p' "$log" | tail -n 1)
   [ -n "$PEER_DECODE" ] || fail "reading the peer's 'decode: ... pieces/s' line" "$log"
@@ -214,7 +216,7 @@ report() {
   echo "vs-peer: configs/multi30k-de-en-rnn-reference.ini, $BATCH_TOKENS-token batches, $STEPS steps, --device $DEVICE"
   echo "device: $(device_name)"
   echo "nmt:    $nmt_runtime; ${NMT_THREADS:-threads ?}"
-  echo "peer:   $peer_torch; torch intra-op threads ${THREADS:-1}; $(basename "$PEER")"
+  echo "peer:   $peer_torch; torch intra-op threads 1, OpenBLAS threads ${THREADS:-default}; $(basename "$PEER")"
   echo
   printf '%-20s %12s %12s %9s\n' "" nmt peer nmt/peer
   printf '%-20s %12.0f %12.0f %9s\n' "training tokens/s" "$NMT_TRAIN" "$PEER_TRAIN" "$(ratio "$NMT_TRAIN" "$PEER_TRAIN")"
