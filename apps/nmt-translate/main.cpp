@@ -182,10 +182,10 @@ int main(int argc, char* argv[]) {
     else translateStream(translator, out, options.batchSize, model.maxInputLength);
     if (vm["stats"].as<bool>()) {
       const double s = clock.seconds();
-      const int64_t peak = peakGpuMemoryBytes(dev);
+      const int64_t peak = peakGpuMemoryMiB(dev);
       fmt::print(stderr, "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s{}\n",
                  out.sentences, out.pieces, s, out.sentences / s, out.pieces / s,
-                 peak >= 0 ? fmt::format(", peak GPU memory {} MiB", (peak + (1 << 20) - 1) >> 20) : "");
+                 peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
     }
     return 0;
   });

@@ -171,8 +171,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
   }
   auto outcome = trainer.run();
-  if (const int64_t peak = peakGpuMemoryBytes(device); peak >= 0)
-    progress.message(fmt::format("peak GPU memory: {} MiB", (peak + (1 << 20) - 1) >> 20));
+  if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();
   if (state.bestStep > 0)
     outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,

@@ -15,11 +15,12 @@ std::string runtimeDescription() {
          ", CUDA devices " + std::to_string(torch::cuda::device_count());
 }
 
-int64_t peakGpuMemoryBytes(const c10::Device& device) {
+int64_t peakGpuMemoryMiB(const c10::Device& device) {
 #if NMT_WITH_CUDA
   if (device.is_cuda()) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index() < 0 ? 0 : device.index());
-    return stats.allocated_bytes[0].peak;  // [0]: all pools together
+    const int64_t bytes = stats.allocated_bytes[0].peak;  // [0]: all pools together
+    return (bytes + (1 << 20) - 1) >> 20;
   }
 #endif
   (void)device;

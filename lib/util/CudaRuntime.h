@@ -11,8 +11,8 @@ namespace nmt {
 // adds, and what scripts read to know whether to test the CUDA side.
 std::string runtimeDescription();
 
-// Peak bytes LibTorch's caching allocator has held for tensors on `device` since the program
-// started; -1 for the CPU or a LibTorch built without CUDA.
-int64_t peakGpuMemoryBytes(const c10::Device& device);
+// Peak MiB (rounded up) LibTorch's caching allocator has held for tensors on `device` since the
+// program started; -1 for the CPU or a LibTorch built without CUDA.
+int64_t peakGpuMemoryMiB(const c10::Device& device);
 
 }  // namespace nmt
