@@ -8,8 +8,8 @@ namespace nmt {
 // Dynamic loss scaling for fp16 training (as PyTorch's GradScaler): the loss is multiplied by
 // scale() before backward so that small gradients survive in fp16; gradients are divided by it
 // again before clipping. A step whose gradients overflow is skipped and the scale halved;
-// after `growthInterval` good steps in a row it doubles. Disabled, it is a scale of 1 that
-// never skips, for fp32 and bf16 (whose range is fp32's).
+// after `growthInterval` good steps in a row it doubles. Disabled (fp32 and bf16, whose range is
+// fp32's), the scale stays 1 and update() only passes on whether the step was finite.
 class DynamicLossScaler {
  public:
   explicit DynamicLossScaler(bool enabled, double initialScale = 65536.0, int64_t growthInterval = 2000);
@@ -20,7 +20,7 @@ class DynamicLossScaler {
   bool update(bool finite);
   int64_t skippedSteps() const { return skipped_; }
 
-  // "scale goodSteps skipped" for the training checkpoint; fromText throws InputError.
+  // "scale goodSteps skipped" for the training checkpoint; restore throws InputError on a bad text.
   std::string toText() const;
   void restore(const std::string& text);
 

@@ -166,11 +166,13 @@ Trainer::StepGradients Trainer::gradients(const Batch& batch) {
     for (auto& p : model_->parameters())
       if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
   }
-  // The step's one wait for the device: loss and gradient norm come back together.
-  const auto norm = clipGradientNorm(model_->parameters(), options_.clipNorm);
-  const auto host = torch::stack({loss.detach().to(torch::kFloat), norm.to(loss.device())}).cpu();
-  return {host[0].item<double>(), options_.clipNorm > 0.0 || scaler_.enabled() ? host[1].item<double>() : 0.0,
-          terms.tokens};
+  // The step's one wait for the device: loss and gradient norm come back together. The norm is
+  // computed only where clipping or fp16's overflow check needs it.
+  const auto norm = options_.clipNorm > 0.0 || scaler_.enabled()
+                        ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(loss.device())
+                        : torch::zeros({}, loss.options());
+  const auto host = torch::stack({loss.detach().to(torch::kFloat), norm.to(torch::kFloat)}).cpu();
+  return {host[0].item<double>(), host[1].item<double>(), terms.tokens};
 }
 
 TrainOutcome Trainer::run() {
@@ -211,7 +213,7 @@ TrainOutcome Trainer::run() {
     const auto [lossValue, norm, tokens] = gradients(batch);
     const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
     // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
-    const bool apply = scaler_.enabled() ? scaler_.update(finite) : finite;
+    const bool apply = scaler_.update(finite);
     if (!finite && !scaler_.enabled()) {
       return {StopReason::kNonFiniteLoss, 0,
               fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step {}) is "

@@ -46,8 +46,10 @@ TrainingState TrainingState::fromText(const std::string& text) {
       else if (key == "windowTokens") s.windowTokens = std::stoll(v);
       else if (key == "windowBatchTokens") s.windowBatchTokens = std::stoll(v);
       else if (key == "windowSeconds") s.windowSeconds = std::stod(v);
-      else if (key == "lossScaler") --seen, s.lossScaler = v;  // optional
-      else --seen;
+      else if (key == "lossScaler") {
+        s.lossScaler = v;
+        --seen;  // optional: older checkpoints lack it
+      } else --seen;
     }
   } catch (const std::exception&) {
     throw InputError("training state is corrupt at '" + line + "'");
