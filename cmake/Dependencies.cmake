@@ -47,3 +47,17 @@ if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
     nmt_missing("doctest" "doctest-dev")
   endif()
 endif()
+
+# nmt-serve: cpp-httplib for HTTP, nlohmann/json for JSON. A build that has no use for the server
+# (e.g. scripts/gpu-check.sh against unpacked packages) can leave it out with -DNMT_BUILD_SERVER=OFF.
+option(NMT_BUILD_SERVER "Build nmt-serve (needs libcpp-httplib-dev and nlohmann-json3-dev)" ON)
+if(NMT_BUILD_SERVER)
+  find_package(nlohmann_json 3.9 QUIET)
+  if(NOT nlohmann_json_FOUND)
+    nmt_missing("nlohmann/json (nlohmann_jsonConfig.cmake)" "nlohmann-json3-dev")
+  endif()
+  pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+  if(NOT HTTPLIB_FOUND)
+    nmt_missing("cpp-httplib (cpp-httplib.pc)" "libcpp-httplib-dev")
+  endif()
+endif()

@@ -1,0 +1,119 @@
+#include "TranslationServer.h"
+
+#include "serve/JsonResponses.h"
+#include "util/InputError.h"
+#include "util/Stopwatch.h"
+
+#include <fmt/core.h>
+
+#include <cerrno>
+#include <cstring>
+
+// The page, embedded at build time from page/index.html (cmake/EmbedFile.cmake).
+extern const unsigned char nmt_serve_index_html[];
+extern const unsigned long nmt_serve_index_html_size;
+
+namespace nmt::serve {
+namespace {
+
+constexpr const char* kJson = "application/json";
+
+void answerError(httplib::Response& response, int status, const std::string& message) {
+  response.status = status;
+  response.set_content(errorResponse(message), kJson);
+}
+
+}  // namespace
+
+TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections)
+    : models_(std::move(models)), limits_(limits) {
+  server_.new_task_queue = [connections] { return new httplib::ThreadPool(connections); };
+  server_.set_payload_max_length(limits_.maxRequestBytes);
+  server_.set_tcp_nodelay(true);  // small answers on kept-alive connections go out at once
+  server_.set_keep_alive_timeout(2);  // a stop waits at most this long for an idle kept-alive connection
+
+  server_.Get("/", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(reinterpret_cast<const char*>(nmt_serve_index_html), nmt_serve_index_html_size,
+                         "text/html; charset=utf-8");
+  });
+  server_.Get("/health", [this](const httplib::Request&, httplib::Response& response) {
+    ServeCounters total;
+    for (const auto& m : models_) {
+      const auto c = m.translator->counters();
+      total.requests += c.requests;
+      total.sentences += c.sentences;
+      total.batches += c.batches;
+      total.largestBatch = std::max(total.largestBatch, c.largestBatch);
+    }
+    response.set_content(healthResponse(total), kJson);
+  });
+  server_.Get("/v1/models", [this](const httplib::Request&, httplib::Response& response) {
+    std::vector<ModelInfo> info;
+    for (const auto& m : models_) {
+      const auto& config = m.translator->model().model->config();
+      info.push_back({m.name, m.directory, config.encoder, config.cell, m.translator->model().maxInputLength});
+    }
+    response.set_content(modelsResponse(info), kJson);
+  });
+  server_.Post("/v1/translate", [this](const httplib::Request& request, httplib::Response& response) {
+    translate(request, response);
+  });
+  // Statuses set by httplib itself (404, 413, ...) get a JSON body too; ours already have one.
+  server_.set_error_handler([this](const httplib::Request& request, httplib::Response& response) {
+    if (!response.body.empty()) return;
+    if (response.status == 413)
+      answerError(response, 413, fmt::format("the request body is over this server's limit of {} bytes",
+                                             limits_.maxRequestBytes));
+    else if (response.status == 404)
+      answerError(response, 404, fmt::format("no such endpoint: {} {}", request.method, request.path));
+    else
+      answerError(response, response.status, fmt::format("HTTP status {}", response.status));
+  });
+  server_.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {
+    std::string message = "internal error";
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+    }
+    answerError(response, 500, message);
+  });
+}
+
+ServedModel& TranslationServer::model(const std::string& name) {
+  if (name.empty()) return models_.front();
+  for (auto& m : models_)
+    if (m.name == name) return m;
+  std::string names;
+  for (const auto& m : models_) names += (names.empty() ? "" : ", ") + m.name;
+  throw RequestError(404, fmt::format("unknown model \"{}\" (this server has: {})", name, names));
+}
+
+void TranslationServer::translate(const httplib::Request& request, httplib::Response& response) {
+  const Stopwatch clock;
+  try {
+    const auto parsed = parseTranslateRequest(request.body, limits_);
+    auto& served = model(parsed.model);
+    auto future = served.translator->submit(parsed.texts, {parsed.beam, parsed.nbest, parsed.attention});
+    const auto translations = future.get();
+    response.set_content(translateResponse(translations, parsed.attention, static_cast<std::size_t>(parsed.nbest),
+                                           served.name, clock.seconds() * 1000.0),
+                         kJson);
+    ++answered_;
+  } catch (const RequestError& e) {
+    answerError(response, e.status(), e.what());
+  }
+}
+
+int TranslationServer::bind(const std::string& host, int port) {
+  const bool ok = port == 0 ? (port = server_.bind_to_any_port(host)) > 0 : server_.bind_to_port(host, port);
+  if (!ok)
+    throw InputError(fmt::format("cannot listen on {}:{}: {}", host, port,
+                                 errno ? std::strerror(errno) : "the address is not usable"));
+  return port;
+}
+
+void TranslationServer::listen() { server_.listen_after_bind(); }
+
+}  // namespace nmt::serve

@@ -1,0 +1,65 @@
+#include "serve/JsonResponses.h"
+
+#include <nlohmann/json.hpp>
+
+namespace nmt::serve {
+
+using nlohmann::json;
+
+namespace {
+
+// The pieces and any text are UTF-8 already (checked on the way in); replace rather than throw
+// should a model ever produce a broken piece.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+std::string translateResponse(const std::vector<ServedTranslation>& translations, bool attention, std::size_t nbest,
+                              const std::string& model, double elapsedMs) {
+  json list = json::array();
+  for (const auto& t : translations) {
+    json item;
+    const ServedHypothesis empty;
+    const auto& best = t.hypotheses.empty() ? empty : t.hypotheses.front();
+    item["text"] = best.text;
+    item["score"] = best.score;
+    item["source_pieces"] = t.sourcePieces;
+    item["target_pieces"] = best.targetPieces;
+    if (attention) item["attention"] = t.attention;
+    if (nbest > 1) {
+      json all = json::array();
+      for (const auto& h : t.hypotheses)
+        all.push_back({{"text", h.text}, {"score", h.score}, {"target_pieces", h.targetPieces}});
+      item["nbest"] = std::move(all);
+    }
+    if (!t.warning.empty()) item["warning"] = t.warning;
+    list.push_back(std::move(item));
+  }
+  return dump({{"translations", std::move(list)}, {"model", model}, {"elapsed_ms", elapsedMs}});
+}
+
+std::string errorResponse(const std::string& message) { return dump({{"error", message}}); }
+
+std::string modelsResponse(const std::vector<ModelInfo>& models) {
+  json list = json::array();
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    const auto& m = models[i];
+    list.push_back({{"name", m.name},
+                    {"directory", m.directory},
+                    {"encoder", m.encoder},
+                    {"cell", m.cell},
+                    {"max_input_pieces", m.maxInputPieces},
+                    {"default", i == 0}});
+  }
+  return dump({{"models", std::move(list)}});
+}
+
+std::string healthResponse(const ServeCounters& c) {
+  return dump({{"status", "ok"},
+               {"requests", c.requests},
+               {"sentences", c.sentences},
+               {"batches", c.batches},
+               {"largest_batch", c.largestBatch}});
+}
+
+}  // namespace nmt::serve

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "serve/ServedTranslation.h"
+
+#include <string>
+#include <vector>
+
+namespace nmt::serve {
+
+// The body of a /v1/translate answer:
+// {"translations": [{"text", "score", "source_pieces", "target_pieces", ["attention"], ["nbest"], ["warning"]}],
+//  "model": ..., "elapsed_ms": ...}. "nbest" (every hypothesis, best first) appears when more than one
+// was asked for, "attention" when asked for, "warning" when there is one.
+std::string translateResponse(const std::vector<ServedTranslation>& translations, bool attention, std::size_t nbest,
+                              const std::string& model, double elapsedMs);
+
+// {"error": message}
+std::string errorResponse(const std::string& message);
+
+// One served model, for GET /v1/models.
+struct ModelInfo {
+  std::string name, directory, encoder, cell;  // cell: the recurrent cell, gru or lstm
+  std::size_t maxInputPieces = 0;  // 0: no limit
+};
+std::string modelsResponse(const std::vector<ModelInfo>& models);
+
+// Counters of the batching queue, for GET /health.
+struct ServeCounters {
+  std::size_t requests = 0, sentences = 0, batches = 0, largestBatch = 0;
+};
+std::string healthResponse(const ServeCounters& counters);
+
+}  // namespace nmt::serve
