@@ -22,7 +22,7 @@ int integerField(const json& value, const char* name, int min, int max) {
 }  // namespace
 
 TranslateRequest parseTranslateRequest(const std::string& body, const RequestLimits& limits) {
-  if (const auto at = firstInvalidUtf8(body)) throw bad(fmt::format("the request body is not valid UTF-8 (byte {})", *at));
+  if (const auto at = firstInvalidUtf8(body)) throw bad(fmt::format("the request body is not valid UTF-8 (byte {})", *at + 1));
   json doc;
   try {
     doc = json::parse(body);

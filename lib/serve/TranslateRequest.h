@@ -34,7 +34,8 @@ class RequestError : public std::runtime_error {
 };
 
 // Parses and checks a body: UTF-8, JSON, an object with known fields of the right types, within
-// `limits`. Throws RequestError (400, or 413 for too many sentences) naming the problem.
+// `limits`. Throws RequestError (400, or 413 for too many sentences) naming the problem; byte
+// positions count from 1.
 TranslateRequest parseTranslateRequest(const std::string& body, const RequestLimits& limits);
 
 }  // namespace nmt::serve

@@ -1,0 +1,111 @@
+#include "TestSupport.h"
+#include "serve/JsonResponses.h"
+#include "serve/TranslateRequest.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace nmt::serve;
+using nlohmann::json;
+
+namespace {
+
+// The status and message a body is refused with; {0, ""} when it is accepted.
+std::pair<int, std::string> refusal(const std::string& body, RequestLimits limits = {}) {
+  try {
+    parseTranslateRequest(body, limits);
+  } catch (const RequestError& e) {
+    return {e.status(), e.what()};
+  }
+  return {0, ""};
+}
+
+}  // namespace
+
+TEST_CASE("a translate request: every field read, defaults where absent") {
+  const auto r = parseTranslateRequest(R"({"text": ["Ein Hund.", "", "Zwei Katzen"], "model": "de-en", "beam": 4,
+                                            "nbest": 2, "attention": true})",
+                                       {});
+  CHECK(r.texts == std::vector<std::string>{"Ein Hund.", "", "Zwei Katzen"});
+  CHECK(r.model == "de-en");
+  CHECK(r.beam == 4);
+  CHECK(r.nbest == 2);
+  CHECK(r.attention);
+  const auto d = parseTranslateRequest(R"({"text": ["Grüße"]})", {});
+  CHECK(d.texts == std::vector<std::string>{"Grüße"});
+  CHECK(d.model.empty());
+  CHECK(d.beam == 1);
+  CHECK(d.nbest == 1);
+  CHECK_FALSE(d.attention);
+  CHECK(parseTranslateRequest(R"({"text": []})", {}).texts.empty());
+}
+
+TEST_CASE("a bad translate request is refused with its status and a message naming the problem") {
+  using R = std::pair<int, std::string>;
+  CHECK(refusal("{\"text\": [\"\xff\"]}") == R{400, "the request body is not valid UTF-8 (byte 12)"});
+  CHECK(refusal(R"({"text": ["a")") == R{400, "invalid JSON at byte 14"});
+  CHECK(refusal("") == R{400, "invalid JSON at byte 1"});
+  CHECK(refusal(R"(["a"])") == R{400, "the request must be a JSON object"});
+  CHECK(refusal(R"({"beam": 2})") == R{400, "missing field \"text\" (an array of sentences)"});
+  CHECK(refusal(R"({"text": "a"})") == R{400, "\"text\" must be an array of strings"});
+  CHECK(refusal(R"({"text": ["a", 3]})") == R{400, "\"text\"[1] must be a string"});
+  CHECK(refusal(R"({"text": ["a\nb"]})") == R{400, "\"text\"[0] contains a line break: send one sentence per entry"});
+  CHECK(refusal(R"({"text": ["a"], "beem": 2})") ==
+        R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention)"});
+  CHECK(refusal(R"({"text": ["a"], "beam": 11})") == R{400, "\"beam\" must be between 1 and 10, got 11"});
+  CHECK(refusal(R"({"text": ["a"], "beam": 0})") == R{400, "\"beam\" must be between 1 and 10, got 0"});
+  CHECK(refusal(R"({"text": ["a"], "beam": 2.5})") == R{400, "\"beam\" must be an integer"});
+  CHECK(refusal(R"({"text": ["a"], "beam": 2, "nbest": 3})") == R{400, "\"nbest\" 3 needs \"beam\" 3 or more"});
+  CHECK(refusal(R"({"text": ["a"], "attention": 1})") == R{400, "\"attention\" must be true or false"});
+  CHECK(refusal(R"({"text": ["a"], "model": 1})") == R{400, "\"model\" must be a string"});
+  RequestLimits two;
+  two.maxSentences = 2;
+  CHECK(refusal(R"({"text": ["a", "b", "c"]})", two) == R{413, "3 sentences in \"text\", more than this server's limit of 2"});
+  CHECK(refusal(R"({"text": ["a", "b"]})", two) == R{0, ""});
+}
+
+TEST_CASE("a translate answer: best hypothesis first-class, n-best, attention and warning only when there") {
+  ServedTranslation t;
+  t.sourcePieces = {"▁Hund", "</s>"};
+  t.hypotheses = {{"dog", -0.5, {"▁dog", "</s>"}}, {"hound", -1.25, {"▁hound", "</s>"}}};
+  t.attention = {{0.75f, 0.25f}, {0.5f, 0.5f}};
+  ServedTranslation empty;
+  empty.sourcePieces = {"</s>"};
+  empty.warning = "120 pieces, truncated to the model's maximum of 100";
+
+  const auto plain = json::parse(translateResponse({t, empty}, false, 1, "de-en", 12.5));
+  CHECK(plain["model"] == "de-en");
+  CHECK(plain["elapsed_ms"] == 12.5);
+  REQUIRE(plain["translations"].size() == 2);
+  const auto& first = plain["translations"][0];
+  CHECK(first["text"] == "dog");
+  CHECK(first["score"] == -0.5);
+  CHECK(first["source_pieces"] == json({"▁Hund", "</s>"}));
+  CHECK(first["target_pieces"] == json({"▁dog", "</s>"}));
+  CHECK_FALSE(first.contains("attention"));
+  CHECK_FALSE(first.contains("nbest"));
+  CHECK_FALSE(first.contains("warning"));
+  const auto& second = plain["translations"][1];
+  CHECK(second["text"] == "");
+  CHECK(second["target_pieces"] == json::array());
+  CHECK(second["warning"] == "120 pieces, truncated to the model's maximum of 100");
+
+  const auto full = json::parse(translateResponse({t}, true, 2, "de-en", 1));
+  const auto& item = full["translations"][0];
+  CHECK(item["attention"] == json({{0.75, 0.25}, {0.5, 0.5}}));
+  REQUIRE(item["nbest"].size() == 2);
+  CHECK(item["nbest"][1]["text"] == "hound");
+  CHECK(item["nbest"][1]["score"] == -1.25);
+  CHECK(item["nbest"][1]["target_pieces"] == json({"▁hound", "</s>"}));
+}
+
+TEST_CASE("models, health and error answers") {
+  CHECK(json::parse(errorResponse("\"beam\" too large")) == json({{"error", "\"beam\" too large"}}));
+  const auto models = json::parse(modelsResponse({{"a", "runs/a", "rnn", "gru", 100}, {"b", "runs/b", "transformer", "lstm", 0}}));
+  REQUIRE(models["models"].size() == 2);
+  CHECK(models["models"][0] == json({{"name", "a"}, {"directory", "runs/a"}, {"encoder", "rnn"}, {"cell", "gru"},
+                                     {"max_input_pieces", 100}, {"default", true}}));
+  CHECK(models["models"][1]["default"] == false);
+  const auto health = json::parse(healthResponse({3, 7, 2, 5}));
+  CHECK(health == json({{"status", "ok"}, {"requests", 3}, {"sentences", 7}, {"batches", 2}, {"largest_batch", 5}}));
+}

@@ -1,0 +1,129 @@
+#include "TestSupport.h"
+#include "decode/Translator.h"
+#include "serve/BatchingTranslator.h"
+
+#include <doctest/doctest.h>
+#include <fmt/core.h>
+#include <torch/torch.h>
+
+#include <chrono>
+
+using namespace nmt;
+using namespace nmt::serve;
+using namespace std::chrono_literals;
+
+namespace {
+
+// An untrained model over the shared test BPE model: what it says does not matter, only that
+// the queue gives each sentence what the Translator gives it.
+TranslationModel smallModel(std::size_t maxInputLength = 0) {
+  TranslationModel t;
+  t.sourceBpe = std::make_unique<BpeModel>(test::sharedBpeModelPath());
+  t.targetBpe = std::make_unique<BpeModel>(test::sharedBpeModelPath());
+  ModelConfig c;
+  c.sourceVocab = t.sourceBpe->vocabSize();
+  c.targetVocab = t.targetBpe->vocabSize();
+  c.embeddingSize = 16;
+  c.hiddenSize = 24;
+  c.dropout = 0.0;
+  torch::manual_seed(5);
+  t.model = Seq2Seq(c);
+  t.model->initialize();
+  t.model->eval();
+  t.maxInputLength = maxInputLength;
+  return t;
+}
+
+BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size_t maxBatch) {
+  BatchingTranslatorOptions o;
+  o.batchWait = wait;
+  o.maxBatchSentences = maxBatch;
+  o.limits.cap = 8;
+  return o;
+}
+
+const c10::Device kCpu(c10::kCPU);
+
+}  // namespace
+
+TEST_CASE("sentences of concurrent requests share one batch and get what the Translator gives each alone") {
+  const auto sentences = test::sampleSentences(6, 4);
+  auto reference = smallModel();
+  TranslatorOptions alone;
+  alone.limits.cap = 8;
+  Translator translator(reference, alone, kCpu);
+
+  BatchingTranslator queue(smallModel(), kCpu, queueOptions(300ms, 32));
+  std::vector<std::future<std::vector<ServedTranslation>>> answers;
+  for (const auto& s : sentences) answers.push_back(queue.submit({s}, {}));
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    const auto got = answers[i].get();
+    const auto want = translator.translate({sentences[i]});
+    REQUIRE(got.size() == 1);
+    REQUIRE(got[0].hypotheses.size() == 1);
+    CHECK(got[0].hypotheses[0].text == want[0].texts[0]);
+    CHECK(got[0].hypotheses[0].score == doctest::Approx(want[0].hypotheses[0].score).epsilon(1e-5));
+    CHECK(got[0].hypotheses[0].targetPieces == translator.targetPieces(want[0].hypotheses[0]));
+    CHECK(got[0].sourcePieces == want[0].sourcePieces);
+    CHECK(got[0].attention.empty());
+  }
+  const auto c = queue.counters();
+  CHECK(c.requests == 6);
+  CHECK(c.sentences == 6);
+  CHECK(c.batches == 1);
+  CHECK(c.largestBatch == 6);
+}
+
+TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at once") {
+  BatchingTranslator slow(smallModel(), kCpu, queueOptions(250ms, 32));
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(slow.submit({"ein Satz"}, {}).get().size() == 1);
+  CHECK(std::chrono::steady_clock::now() - start >= 250ms);
+
+  BatchingTranslator full(smallModel(), kCpu, queueOptions(60s, 3));
+  auto answer = full.submit({"eins", "zwei", "drei", "vier"}, {});
+  // three fill a batch at once; the fourth would wait a minute for company, so only check the first batch went
+  std::this_thread::sleep_for(20ms);
+  for (int i = 0; i < 500 && full.counters().batches == 0; ++i) std::this_thread::sleep_for(10ms);
+  CHECK(full.counters().batches == 1);
+  CHECK(full.counters().largestBatch == 3);
+  // the destructor finishes the queued sentence without waiting out its minute
+}
+
+TEST_CASE("requests with other decoding settings go in other batches; beam, n-best and attention are served") {
+  BatchingTranslator queue(smallModel(), kCpu, queueOptions(200ms, 32));
+  auto greedy = queue.submit({"ein Hund", "eine Katze"}, {});
+  auto beam = queue.submit({"ein Hund"}, {3, 2, true});
+  auto empty = queue.submit({}, {});
+  CHECK(empty.get().empty());
+  const auto g = greedy.get();
+  const auto b = beam.get();
+  REQUIRE(g.size() == 2);
+  REQUIRE(b.size() == 1);
+  REQUIRE(b[0].hypotheses.size() == 2);
+  CHECK(b[0].hypotheses[0].score >= b[0].hypotheses[1].score - 1e-9);
+  CHECK(b[0].hypotheses[0].score >= g[0].hypotheses[0].score - 1e-4);  // beam finds at least greedy's
+  // attention: a row per target piece (</s> included when produced), a column per source piece
+  REQUIRE(b[0].attention.size() == b[0].hypotheses[0].targetPieces.size());
+  for (const auto& row : b[0].attention) {
+    REQUIRE(row.size() == b[0].sourcePieces.size());
+    float sum = 0;
+    for (float w : row) sum += w;
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-4));
+  }
+  const auto c = queue.counters();
+  CHECK(c.requests == 3);
+  CHECK(c.batches == 2);
+}
+
+TEST_CASE("an empty sentence gives no hypotheses; an overlong one is cut with a warning") {
+  BatchingTranslator queue(smallModel(4), kCpu, queueOptions(1ms, 32));
+  const auto got = queue.submit({"", "ein sehr langer Satz mit vielen Wörtern"}, {}).get();
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].hypotheses.empty());
+  CHECK(got[0].warning.empty());
+  REQUIRE(got[1].hypotheses.size() == 1);
+  CHECK(got[1].sourcePieces.size() == 5);  // 4 pieces and </s>
+  const auto pieces = BpeModel(test::sharedBpeModelPath()).encodeIds("ein sehr langer Satz mit vielen Wörtern").size();
+  CHECK(got[1].warning == fmt::format("{} pieces, truncated to the model's maximum of 4", pieces));
+}
