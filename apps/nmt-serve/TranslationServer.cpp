@@ -29,6 +29,11 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
     : models_(std::move(models)), limits_(limits) {
   server_.new_task_queue = [connections] { return new httplib::ThreadPool(connections); };
   server_.set_payload_max_length(limits_.maxRequestBytes);
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which lets a second server share the port unnoticed
+  server_.set_socket_options([](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   server_.set_tcp_nodelay(true);  // small answers on kept-alive connections go out at once
   server_.set_keep_alive_timeout(2);  // a stop waits at most this long for an idle kept-alive connection
 

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""End-to-end test of nmt-serve's HTTP API with a tiny model trained here.
+Usage: nmt_serve.py BIN_DIR"""
+import http.client
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from serve_support import Server, fail, tiny_model
+
+BIN = os.path.abspath(sys.argv[1])
+checks = 0
+
+
+def check(condition, message):
+    global checks
+    if not condition:
+        fail(message)
+    checks += 1
+
+
+def expect_error(server, body, status, message, raw=False):
+    got_status, got = server.request("POST", "/v1/translate", body) if raw else server.translate(body)
+    check(got_status == status and got == {"error": message}, f"expected {status} {message!r}, got {got_status} {got!r}")
+
+
+def translate_cli(*args):
+    done = subprocess.run([f"{BIN}/nmt-translate", "--model", "run", "--device", "cpu", *args],
+                          capture_output=True, text=True)
+    check(done.returncode == 0, f"nmt-translate {args} failed: {done.stderr}")
+    return done.stdout.split("\n")[:-1]
+
+
+def usage_errors():
+    def run(*args):
+        return subprocess.run([f"{BIN}/nmt-serve", *args], capture_output=True, text=True)
+    done = run("--help")
+    check(done.returncode == 0 and "--batch-wait-ms" in done.stdout and "--max-request-bytes" in done.stdout,
+          f"--help: {done.stdout}")
+    done = run("--model", "run", "--port", "70000")
+    check(done.returncode == 2 and done.stderr == "nmt-serve: --port must be between 0 and 65535 (see nmt-serve --help)\n",
+          f"bad port: {done.returncode} {done.stderr}")
+    done = run("--model", "run", "--model", "run")
+    check(done.returncode == 2 and "two models are named run" in done.stderr, f"duplicate names: {done.stderr}")
+    done = run("--model", "missing", "--port", "0")
+    check(done.returncode == 1 and done.stderr.startswith("nmt-serve: error: model directory missing does not exist"),
+          f"missing model: {done.returncode} {done.stderr}")
+
+
+def api(workdir):
+    sources = open("valid.src", encoding="utf-8").read().split("\n")[:-1]
+    with Server(BIN, "--model", "tiny=run", "--model", "run", "--max-sentences", "50", "--max-request-bytes",
+                "20000", "--max-beam", "6", "--batch-wait-ms", "50", "--threads", "1") as server:
+        status, health = server.request("GET", "/health")
+        check(status == 200 and health["status"] == "ok", f"/health: {status} {health}")
+        status, models = server.request("GET", "/v1/models")
+        names = [(m["name"], m["default"], m["max_input_pieces"]) for m in models["models"]]
+        check(status == 200 and names == [("tiny", True, 40), ("run", False, 40)], f"/v1/models: {models}")
+
+        # --- answers equal nmt-translate's, greedy and beam (n-best with scores)
+        status, answer = server.translate({"text": sources})
+        check(status == 200 and answer["model"] == "tiny", f"translate: {status} {answer}")
+        check([t["text"] for t in answer["translations"]] == translate_cli("--input", "valid.src"),
+              "greedy translations differ from nmt-translate's")
+        status, answer = server.translate({"text": sources[:10], "model": "run", "beam": 4, "nbest": 3})
+        check(status == 200 and answer["model"] == "run", f"beam: {status} {answer}")
+        cli = [line.split(" ||| ") for line in translate_cli("--input", "valid.src", "--beam", "4", "--nbest", "3")]
+        served = [[str(i + 1), h["text"], f"{h['score']:.4f}"] for i, t in enumerate(answer["translations"])
+                  for h in t["nbest"]]
+        check(served == cli[:30], f"n-best differs from nmt-translate's: {served[:3]} vs {cli[:3]}")
+        check(all(t["text"] == t["nbest"][0]["text"] for t in answer["translations"]), "best is not the first of n-best")
+
+        # --- attention: a row per target piece, a column per source piece, rows sum to 1
+        status, answer = server.translate({"text": ["der Hund sieht die Katze"], "attention": True})
+        t = answer["translations"][0]
+        check(t["text"] == "the dog sees the cat", f"attention request: {t}")
+        check(len(t["attention"]) == len(t["target_pieces"]) and t["target_pieces"][-1] == "</s>" and
+              all(len(row) == len(t["source_pieces"]) for row in t["attention"]), f"attention shape: {t}")
+        check(all(abs(sum(row) - 1) < 1e-4 for row in t["attention"]), "attention rows do not sum to 1")
+
+        # --- empty input, empty sentence, an overlong sentence cut with a warning
+        status, answer = server.translate({"text": []})
+        check(status == 200 and answer["translations"] == [], f"empty request: {answer}")
+        status, answer = server.translate({"text": ["", "der Hund " * 30]})
+        empty, long = answer["translations"]
+        check(empty["text"] == "" and empty["target_pieces"] == [] and "warning" not in empty, f"empty sentence: {empty}")
+        check(long["warning"].endswith("pieces, truncated to the model's maximum of 40") and
+              len(long["source_pieces"]) == 41, f"overlong sentence: {long.get('warning')}")
+
+        # --- concurrent clients each get their own answers; sentences shared batches
+        expected = dict(zip(sources, translate_cli("--input", "valid.src")))
+        wrong = []
+
+        def client(k):
+            for i in range(k, len(sources), 16):
+                status, answer = server.translate({"text": [sources[i]]})
+                if status != 200 or answer["translations"][0]["text"] != expected[sources[i]]:
+                    wrong.append((sources[i], status, answer))
+        before = server.request("GET", "/health")[1]
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(16)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        check(not wrong, f"{len(wrong)} concurrent answers wrong, e.g. {wrong[:1]}")
+        after = server.request("GET", "/health")[1]
+        sentences, batches = after["sentences"] - before["sentences"], after["batches"] - before["batches"]
+        check(sentences == 40 and batches < 40 and after["largest_batch"] >= 2,
+              f"40 concurrent sentences went in {batches} batches (largest {after['largest_batch']})")
+
+        # --- every bad request gets its 4xx and a JSON error; the server keeps serving
+        expect_error(server, '{"text": ["a"', 400, "invalid JSON at byte 14", raw=True)
+        expect_error(server, b'{"text": ["\xff"]}', 400, "the request body is not valid UTF-8 (byte 12)", raw=True)
+        expect_error(server, {"text": ["a"], "beams": 2}, 400,
+                     'unknown field "beams" (known: text, model, beam, nbest, attention)')
+        expect_error(server, {"text": ["a"], "beam": 7}, 400, '"beam" must be between 1 and 6, got 7')
+        expect_error(server, {"text": ["a"] * 51}, 413, '51 sentences in "text", more than this server\'s limit of 50')
+        expect_error(server, {"text": ["a" * 30000]}, 413, "the request body is over this server's limit of 20000 bytes")
+        expect_error(server, {"text": ["a"], "model": "fr-en"}, 404, 'unknown model "fr-en" (this server has: tiny, run)')
+        status, answer = server.request("GET", "/v1/translate")
+        check(status == 404 and answer == {"error": "no such endpoint: GET /v1/translate"}, f"GET: {status} {answer}")
+        status, answer = server.translate({"text": ["der Hund"]})
+        check(status == 200 and answer["translations"][0]["text"] == "the dog", f"after bad requests: {answer}")
+        status, page = server.request("GET", "/")
+        check(status == 200 and '<button id="translate"' in page, "the page is not served at /")
+        code = server.stop()
+        check(code == 0 and "SIGTERM: stopped after answering" in server.stderr(), f"stop: {code} {server.stderr()}")
+
+
+def port_in_use():
+    with Server(BIN, "--model", "run") as first:
+        done = subprocess.run([f"{BIN}/nmt-serve", "--model", "run", "--port", str(first.port)],
+                              capture_output=True, text=True, timeout=60)
+        check(done.returncode == 1 and done.stderr.strip() ==
+              f"nmt-serve: error: cannot listen on 127.0.0.1:{first.port}: Address already in use",
+              f"port in use: {done.returncode} {done.stderr}")
+
+
+def drains_on_sigterm():
+    """A request waiting in the queue when SIGTERM comes is still answered, then the server exits 0."""
+    with Server(BIN, "--model", "run", "--batch-wait-ms", "1500") as server:
+        result = {}
+        waiting = threading.Thread(target=lambda: result.update(answer=server.translate({"text": ["der Hund"]})))
+        waiting.start()
+        time.sleep(0.4)
+        server.process.send_signal(signal.SIGTERM)
+        waiting.join(30)
+        status, answer = result.get("answer", (None, None))
+        check(status == 200 and answer["translations"][0]["text"] == "the dog", f"in-flight request: {status} {answer}")
+        check(server.process.wait(timeout=30) == 0, "exit code after SIGTERM")  # a second SIGTERM would kill it
+        check("SIGTERM: stopped after answering 1 translation requests" in server.stderr(), server.stderr())
+
+
+with tempfile.TemporaryDirectory() as workdir:
+    os.chdir(workdir)
+    tiny_model(BIN, workdir)
+    usage_errors()
+    api(workdir)
+    port_in_use()
+    drains_on_sigterm()
+print(f"nmt_serve.py: {checks} checks passed")
