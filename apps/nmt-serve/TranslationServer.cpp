@@ -30,9 +30,10 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
   server_.new_task_queue = [connections] { return new httplib::ThreadPool(connections); };
   server_.set_payload_max_length(limits_.maxRequestBytes);
   // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which lets a second server share the port unnoticed
-  server_.set_socket_options([](socket_t sock) {
+  server_.set_socket_options([this](socket_t sock) {
     const int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    listenSocket_ = sock;
   });
   server_.set_tcp_nodelay(true);  // small answers on kept-alive connections go out at once
   server_.set_keep_alive_timeout(2);  // a stop waits at most this long for an idle kept-alive connection
@@ -116,6 +117,9 @@ int TranslationServer::bind(const std::string& host, int port) {
   if (!ok)
     throw InputError(fmt::format("cannot listen on {}:{}: {}", host, port,
                                  errno ? std::strerror(errno) : "the address is not usable"));
+  // httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when Debian built it): 64 clients
+  // connecting at once overflowed it and waited a second for a SYN retry. listen() again sets a deeper queue.
+  if (listenSocket_ >= 0) ::listen(listenSocket_, SOMAXCONN);
   return port;
 }
 

@@ -41,6 +41,7 @@ class TranslationServer {
   RequestLimits limits_;
   httplib::Server server_;
   std::atomic<std::size_t> answered_{0};
+  int listenSocket_ = -1;  // the listening socket, as httplib created it
 };
 
 }  // namespace nmt::serve

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Load benchmark of nmt-serve on loopback: the batched throughput of nmt-translate on a file,
+# then nmt-serve under 1, 8 and 64 concurrent clients sending one sentence per request
+# (nmt-bench-serve), each for a bounded time, with latency percentiles, errors, the ratio to the
+# batched throughput and the server's peak memory. Prints the CPU and the matrix kernels.
+#   bench/serve-load.sh --model DIR [--input data/multi30k/test_2016_flickr.de] [--clients "1 8 64"]
+#                       [--seconds 60] [--threads 2] [-- extra nmt-serve options]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${NMT_BIN:-$ROOT/build/bin}
+MODEL="" INPUT=$ROOT/data/multi30k/test_2016_flickr.de CLIENTS="1 8 64" SECONDS_EACH=60 THREADS=2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --model) MODEL=$2; shift 2 ;;
+    --input) INPUT=$2; shift 2 ;;
+    --clients) CLIENTS=$2; shift 2 ;;
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "usage: $0 --model DIR [--input FILE] [--clients \"1 8 64\"] [--seconds S] [--threads N] [-- nmt-serve options]" >&2
+       exit 2 ;;
+  esac
+done
+[ -n "$MODEL" ] || { echo "serve-load: --model DIR is required (a directory written by nmt-train)" >&2; exit 2; }
+[ -f "$INPUT" ] || { echo "serve-load: no input file $INPUT (data/get-multi30k.sh fetches Multi30k)" >&2; exit 2; }
+
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
+batched=$("$BIN/nmt-translate" --model "$MODEL" --input "$INPUT" --threads "$THREADS" --device cpu --stats --verbose \
+          2>&1 >/dev/null | tee /dev/stderr | grep -o '[0-9.]* sentences/s' | awk '{ print $1 }')
+echo "nmt-translate batched (batch 64): $batched sentences/s"
+
+LOG=$(mktemp)
+"$BIN/nmt-serve" --model "$MODEL" --port 0 --threads "$THREADS" --device cpu "$@" 2> "$LOG" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
+for _ in $(seq 600); do grep -q 'serving .* on http' "$LOG" && break; sleep 0.1; done
+PORT=$(grep -o 'http://[^ ]*' "$LOG" | sed 's|.*:\([0-9]*\)/$|\1|')
+[ -n "$PORT" ] || { echo "serve-load: nmt-serve did not start: $(cat "$LOG")" >&2; exit 1; }
+grep 'matrix kernels' "$LOG"
+echo "nmt-serve $*"
+
+for n in $CLIENTS; do
+  line=$("$BIN/nmt-bench-serve" --port "$PORT" --input "$INPUT" --clients "$n" --seconds "$SECONDS_EACH")
+  rate=$(sed 's/.*: \([0-9.]*\) sentences\/s.*/\1/' <<< "$line")
+  echo "$line; $(awk -v a="$rate" -v b="$batched" 'BEGIN { printf "%.0f%%", 100 * a / b }') of batched"
+done
+echo "nmt-serve peak memory: $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' /proc/$SERVER/status)"
+kill -TERM $SERVER
+wait $SERVER
