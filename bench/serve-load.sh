@@ -3,6 +3,9 @@
 # then nmt-serve under 1, 8 and 64 concurrent clients sending one sentence per request
 # (nmt-bench-serve), each for a bounded time, with latency percentiles, errors, the ratio to the
 # batched throughput and the server's peak memory. Prints the CPU and the matrix kernels.
+# nmt-translate sorts a whole file by length before batching; a server cannot sort sentences that
+# have not arrived yet, so the script also measures nmt-translate on the same file through a pipe
+# (batches in arrival order), the bound for batching without sorting.
 #   bench/serve-load.sh --model DIR [--input data/multi30k/test_2016_flickr.de] [--clients "1 8 64"]
 #                       [--seconds 60] [--threads 2] [-- extra nmt-serve options]
 set -euo pipefail
@@ -28,6 +31,13 @@ echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'),
 batched=$("$BIN/nmt-translate" --model "$MODEL" --input "$INPUT" --threads "$THREADS" --device cpu --stats --verbose \
           2>&1 >/dev/null | tee /dev/stderr | grep -o '[0-9.]* sentences/s' | awk '{ print $1 }')
 echo "nmt-translate batched (batch 64): $batched sentences/s"
+# what the server can at best do with sentences as they come: batches in arrival order, unsorted
+MAX_BATCH=32
+args=("$@")
+for i in "${!args[@]}"; do [ "${args[$i]}" = --max-batch-sentences ] && MAX_BATCH=${args[$((i + 1))]}; done
+arrival=$("$BIN/nmt-translate" --model "$MODEL" --threads "$THREADS" --device cpu --batch-size "$MAX_BATCH" --stats \
+          < "$INPUT" 2>&1 >/dev/null | grep -o '[0-9.]* sentences/s' | awk '{ print $1 }')
+echo "nmt-translate in arrival order (a pipe, batches of $MAX_BATCH as lines come, unsorted): $arrival sentences/s"
 
 LOG=$(mktemp)
 "$BIN/nmt-serve" --model "$MODEL" --port 0 --threads "$THREADS" --device cpu "$@" 2> "$LOG" &
@@ -37,12 +47,13 @@ for _ in $(seq 600); do grep -q 'serving .* on http' "$LOG" && break; sleep 0.1;
 PORT=$(grep -o 'http://[^ ]*' "$LOG" | sed 's|.*:\([0-9]*\)/$|\1|')
 [ -n "$PORT" ] || { echo "serve-load: nmt-serve did not start: $(cat "$LOG")" >&2; exit 1; }
 grep 'matrix kernels' "$LOG"
-echo "nmt-serve $*"
+echo "nmt-serve options: ${*:-(defaults: --max-batch-sentences 32 --batch-wait-ms 5)}"
 
 for n in $CLIENTS; do
   line=$("$BIN/nmt-bench-serve" --port "$PORT" --input "$INPUT" --clients "$n" --seconds "$SECONDS_EACH")
   rate=$(sed 's/.*: \([0-9.]*\) sentences\/s.*/\1/' <<< "$line")
-  echo "$line; $(awk -v a="$rate" -v b="$batched" 'BEGIN { printf "%.0f%%", 100 * a / b }') of batched"
+  echo "$line; $(awk -v a="$rate" -v b="$batched" -v c="$arrival" \
+                 'BEGIN { printf "%.0f%% of batched, %.0f%% of arrival order", 100 * a / b, 100 * a / c }')"
 done
 echo "nmt-serve peak memory: $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' /proc/$SERVER/status)"
 kill -TERM $SERVER

@@ -1,6 +1,7 @@
 #include "serve/BatchingTranslator.h"
 
 #include "decode/Translator.h"
+#include "serve/BatchPicking.h"
 
 #include <fmt/core.h>
 
@@ -60,15 +61,18 @@ ServeCounters BatchingTranslator::counters() const {
 
 std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
   const DecodeSettings settings = queue_.front().job->settings;
-  std::vector<Pending> batch;
-  for (auto it = queue_.begin(); it != queue_.end() && batch.size() < options_.maxBatchSentences;) {
-    if (it->job->settings == settings) {
-      batch.push_back(std::move(*it));
-      it = queue_.erase(it);
-    } else {
-      ++it;
+  std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
+  for (std::size_t i = 0; i < queue_.size(); ++i)
+    if (queue_[i].job->settings == settings) {
+      candidates.push_back(i);
+      lengths.push_back(queue_[i].job->sentences[queue_[i].index].size());
     }
-  }
+  std::vector<Pending> batch;
+  for (std::size_t k : pickSimilarLengths(lengths, options_.maxBatchSentences)) batch.push_back(std::move(queue_[candidates[k]]));
+  std::deque<Pending> rest;  // the others, in their order (a taken one was moved from: no job)
+  for (auto& p : queue_)
+    if (p.job) rest.push_back(std::move(p));
+  queue_ = std::move(rest);
   return batch;
 }
 

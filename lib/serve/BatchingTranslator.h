@@ -61,8 +61,8 @@ class BatchingTranslator {
   };
 
   void run();
-  // Takes the next batch from the queue (caller holds the lock): the oldest sentence and the
-  // ones after it with the same settings, up to maxBatchSentences.
+  // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
+  // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
   std::vector<Pending> takeBatch();
   void decode(const std::vector<Pending>& batch);
 

@@ -1,4 +1,5 @@
 #include "TestSupport.h"
+#include "serve/BatchPicking.h"
 #include "serve/JsonResponses.h"
 #include "serve/TranslateRequest.h"
 
@@ -108,4 +109,15 @@ TEST_CASE("models, health and error answers") {
   CHECK(models["models"][1]["default"] == false);
   const auto health = json::parse(healthResponse({3, 7, 2, 5}));
   CHECK(health == json({{"status", "ok"}, {"requests", 3}, {"sentences", 7}, {"batches", 2}, {"largest_batch", 5}}));
+}
+
+TEST_CASE("a batch: everything when it fits, else the oldest and the sentences closest to it in length") {
+  using V = std::vector<std::size_t>;
+  CHECK(pickSimilarLengths({40, 5, 90}, 3) == V{0, 1, 2});
+  CHECK(pickSimilarLengths({}, 3).empty());
+  CHECK(pickSimilarLengths({10, 100, 12, 95, 11, 60}, 3) == V{0, 2, 4});
+  CHECK(pickSimilarLengths({100, 10, 98, 12, 103}, 2) == V{0, 2});
+  CHECK(pickSimilarLengths({50, 40, 60, 45}, 2) == V{0, 3});
+  CHECK(pickSimilarLengths({50, 40, 60}, 2) == V{0, 1});  // equally close: the earlier one
+  CHECK(pickSimilarLengths({7, 7, 7}, 1) == V{0});
 }
