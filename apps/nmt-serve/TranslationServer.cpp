@@ -113,14 +113,15 @@ void TranslationServer::translate(const httplib::Request& request, httplib::Resp
 }
 
 int TranslationServer::bind(const std::string& host, int port) {
-  const bool ok = port == 0 ? (port = server_.bind_to_any_port(host)) > 0 : server_.bind_to_port(host, port);
-  if (!ok)
+  errno = 0;
+  const int bound = port == 0 ? server_.bind_to_any_port(host) : (server_.bind_to_port(host, port) ? port : -1);
+  if (bound <= 0)
     throw InputError(fmt::format("cannot listen on {}:{}: {}", host, port,
                                  errno ? std::strerror(errno) : "the address is not usable"));
   // httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, fixed when Debian built it): 64 clients
   // connecting at once overflowed it and waited a second for a SYN retry. listen() again sets a deeper queue.
   if (listenSocket_ >= 0) ::listen(listenSocket_, SOMAXCONN);
-  return port;
+  return bound;
 }
 
 void TranslationServer::listen() { server_.listen_after_bind(); }

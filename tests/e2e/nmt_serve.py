@@ -46,6 +46,10 @@ def usage_errors():
           f"bad port: {done.returncode} {done.stderr}")
     done = run("--model", "run", "--model", "run")
     check(done.returncode == 2 and "two models are named run" in done.stderr, f"duplicate names: {done.stderr}")
+    done = run("--model", "run", "--host", "10.255.255.1", "--port", "0")  # an address this machine does not have
+    check(done.returncode == 1 and
+          done.stderr == "nmt-serve: error: cannot listen on 10.255.255.1:0: Cannot assign requested address\n",
+          f"foreign address: {done.returncode} {done.stderr}")
     done = run("--model", "missing", "--port", "0")
     check(done.returncode == 1 and done.stderr.startswith("nmt-serve: error: model directory missing does not exist"),
           f"missing model: {done.returncode} {done.stderr}")
