@@ -60,4 +60,12 @@ if(NMT_BUILD_SERVER)
   if(NOT HTTPLIB_FOUND)
     nmt_missing("cpp-httplib (cpp-httplib.pc)" "libcpp-httplib-dev")
   endif()
+  # Its header is built with OpenSSL support, and newer ones (Debian 13's 0.18) call OpenSSL from
+  # inline code: programs including it link OpenSSL themselves (libssl-dev comes with libcpp-httplib-dev).
+  find_package(OpenSSL QUIET)
+  if(NOT OpenSSL_FOUND)
+    nmt_missing("OpenSSL" "libssl-dev")
+  endif()
+  add_library(nmt_httplib INTERFACE)
+  target_link_libraries(nmt_httplib INTERFACE PkgConfig::HTTPLIB OpenSSL::SSL OpenSSL::Crypto)
 endif()
