@@ -1,0 +1,74 @@
+#include "dist/GradientSync.h"
+
+#include <torch/torch.h>
+
+namespace nmt::dist {
+
+std::vector<std::vector<std::size_t>> gradientBuckets(const std::vector<at::Tensor>& parameters, std::size_t bucketBytes) {
+  std::vector<std::vector<std::size_t>> buckets;
+  std::size_t filled = 0;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const std::size_t bytes = static_cast<std::size_t>(parameters[i].numel()) * parameters[i].element_size();
+    if (buckets.empty() || filled + bytes > bucketBytes) {
+      buckets.emplace_back();
+      filled = 0;
+    }
+    buckets.back().push_back(i);
+    filled += bytes;
+  }
+  return buckets;
+}
+
+int64_t averageGradients(WorkerGroup& group, const std::vector<at::Tensor>& parameters, int64_t localTokens,
+                         std::size_t bucketBytes) {
+  torch::NoGradGuard noGrad;
+  const auto buckets = gradientBuckets(parameters, bucketBytes);
+  std::vector<at::Tensor> flats;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    std::vector<at::Tensor> pieces;
+    for (std::size_t i : buckets[b]) {
+      const auto& p = parameters[i];
+      pieces.push_back(p.grad().defined() ? p.grad().reshape(-1) * static_cast<double>(localTokens)
+                                          : torch::zeros({p.numel()}, p.options()));
+    }
+    if (b == 0) pieces.push_back(torch::full({1}, static_cast<double>(localTokens), parameters[0].options()));
+    flats.push_back(torch::cat(pieces));
+  }
+  if (flats.empty()) return localTokens;
+  group.allreduceSum(flats);
+  const double globalTokens = flats[0][-1].item<double>();
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    int64_t offset = 0;
+    const auto flat = flats[b] / globalTokens;
+    for (std::size_t i : buckets[b]) {
+      auto& p = const_cast<at::Tensor&>(parameters[i]);
+      const auto part = flat.narrow(0, offset, p.numel()).view_as(p);
+      if (p.grad().defined()) p.mutable_grad().copy_(part);
+      else p.mutable_grad() = part.clone();
+      offset += p.numel();
+    }
+  }
+  return static_cast<int64_t>(std::llround(globalTokens));
+}
+
+void broadcastParameters(WorkerGroup& group, const std::vector<at::Tensor>& parameters, std::size_t bucketBytes) {
+  torch::NoGradGuard noGrad;
+  const auto buckets = gradientBuckets(parameters, bucketBytes);
+  std::vector<at::Tensor> flats;
+  for (const auto& bucket : buckets) {
+    std::vector<at::Tensor> pieces;
+    for (std::size_t i : bucket) pieces.push_back(parameters[i].detach().reshape(-1));
+    flats.push_back(torch::cat(pieces));
+  }
+  group.broadcastFromFirst(flats);
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    int64_t offset = 0;
+    for (std::size_t i : buckets[b]) {
+      auto p = parameters[i].detach();
+      p.copy_(flats[b].narrow(0, offset, p.numel()).view_as(p));
+      offset += p.numel();
+    }
+  }
+}
+
+}  // namespace nmt::dist

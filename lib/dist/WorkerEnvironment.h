@@ -1,0 +1,29 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace nmt::dist {
+
+// Where a training process stands among its peers, read the way torchrun, Slurm or Kubernetes
+// jobs describe a worker: MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE, LOCAL_RANK.
+struct WorkerEnvironment {
+  std::string masterAddress = "127.0.0.1";
+  int masterPort = 29500;  // torchrun's default
+  int rank = 0;
+  int worldSize = 1;
+  int localRank = 0;  // the worker's index on its machine (which GPU it takes)
+
+  bool distributed() const { return worldSize > 1; }
+};
+
+// A variable's value, or nullopt when unset (std::getenv in programs, a map in tests).
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;
+EnvironmentLookup processEnvironment();
+
+// No WORLD_SIZE (or 1): one process. Otherwise every variable must be there and make sense;
+// an InputError names the variable and its value ("RANK 2 is not below WORLD_SIZE 2").
+WorkerEnvironment readWorkerEnvironment(const EnvironmentLookup& lookup);
+
+}  // namespace nmt::dist

@@ -1,0 +1,84 @@
+#include "dist/WorkerGroup.h"
+
+#include <fmt/core.h>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+namespace nmt::dist {
+namespace {
+
+// Waits for every work item; a failure or a timeout becomes one DistributedError.
+void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* what, int rank) {
+  for (auto& w : works) {
+    try {
+      w->wait();
+    } catch (const std::exception& e) {
+      throw DistributedError(fmt::format("rank {}: {} failed (another worker stopped, hung or is unreachable): {}",
+                                         rank, what, e.what()));
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(env.masterPort);
+  options.isServer = env.rank == 0;
+  options.numWorkers = static_cast<std::size_t>(env.worldSize);
+  options.waitWorkers = true;
+  options.timeout = timeout;
+  c10::intrusive_ptr<c10d::Store> store;
+  try {
+    store = c10::make_intrusive<c10d::TCPStore>(env.masterAddress, options);
+  } catch (const std::exception& e) {
+    throw DistributedError(fmt::format("rank {}: cannot meet the other workers at {}:{}: {}", env.rank,
+                                       env.masterAddress, env.masterPort, e.what()));
+  }
+  const bool loopback = env.masterAddress == "127.0.0.1" || env.masterAddress == "localhost";
+  return std::make_unique<WorkerGroup>(c10::make_intrusive<c10d::PrefixStore>("nmt", store), env.rank, env.worldSize,
+                                       timeout, loopback);
+}
+
+WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                         std::chrono::milliseconds timeout, bool loopback)
+    : store_(store), rank_(rank), size_(size), timeout_(timeout) {
+  auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+  options->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                      : c10d::ProcessGroupGloo::createDefaultDevice());
+  options->threads = 1;
+  try {
+    group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options);
+  } catch (const std::exception& e) {
+    throw DistributedError(fmt::format("rank {}: the {} workers did not all join within {} s: {}", rank, size,
+                                       timeout.count() / 1000.0, e.what()));
+  }
+}
+
+WorkerGroup::~WorkerGroup() = default;
+
+void WorkerGroup::allreduceSum(std::vector<at::Tensor>& tensors) {
+  std::vector<c10::intrusive_ptr<c10d::Work>> works;
+  for (auto& t : tensors) {
+    std::vector<at::Tensor> one{t};
+    works.push_back(group_->allreduce(one));
+  }
+  waitAll(works, "an all-reduce", rank_);
+}
+
+void WorkerGroup::broadcastFromFirst(std::vector<at::Tensor>& tensors) {
+  std::vector<c10::intrusive_ptr<c10d::Work>> works;
+  for (auto& t : tensors) {
+    std::vector<at::Tensor> one{t};
+    works.push_back(group_->broadcast(one));
+  }
+  waitAll(works, "a broadcast", rank_);
+}
+
+void WorkerGroup::barrier() {
+  std::vector<c10::intrusive_ptr<c10d::Work>> works{group_->barrier()};
+  waitAll(works, "a barrier", rank_);
+}
+
+}  // namespace nmt::dist

@@ -1,0 +1,55 @@
+#pragma once
+
+#include "dist/WorkerEnvironment.h"
+
+#include <ATen/core/Tensor.h>
+#include <torch/csrc/distributed/c10d/Store.hpp>
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace c10d {
+class ProcessGroupGloo;
+}
+
+namespace nmt::dist {
+
+// The workers of one training run, on LibTorch's own distributed engine (c10d): a Gloo process
+// group for tensors on the CPU. Every collective waits at most the group's timeout, then throws
+// a DistributedError instead of hanging.
+class WorkerGroup {
+ public:
+  // Rendezvous the torchrun way: rank 0 runs c10d's TCPStore at MASTER_ADDR:MASTER_PORT, the others
+  // connect to it. Throws DistributedError when a peer is not there within `timeout`.
+  static std::unique_ptr<WorkerGroup> connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout);
+
+  // Over any c10d store (tests run ranks as threads over one HashStore). Blocks until all `size`
+  // ranks have joined.
+  WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size, std::chrono::milliseconds timeout,
+              bool loopback = true);
+  ~WorkerGroup();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // In place, the sum over every worker; several tensors go out at once and are waited for together.
+  void allreduceSum(std::vector<at::Tensor>& tensors);
+  // In place, rank 0's values on every worker.
+  void broadcastFromFirst(std::vector<at::Tensor>& tensors);
+  void barrier();
+
+ private:
+  c10::intrusive_ptr<c10d::Store> store_;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
+  int rank_, size_;
+  std::chrono::milliseconds timeout_;
+};
+
+// A collective that failed or timed out: a worker died, hung or never joined.
+class DistributedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace nmt::dist
