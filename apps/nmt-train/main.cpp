@@ -1,6 +1,9 @@
 // nmt-train: trains a translation model on parallel text into a self-contained model directory.
+#include "LocalWorkers.h"
 #include "common/AppMain.h"
 #include "common/OptionTable.h"
+#include "dist/DataParallelPeers.h"
+#include "dist/WorkerEnvironment.h"
 #include "io/ModelDirectory.h"
 #include "io/Progress.h"
 #include "train/TrainingRun.h"
@@ -24,7 +27,12 @@ const char* const kUsage =
     "Options on the command line override those in --config; with --resume, both override the\n"
     "model directory's config.ini.";
 
-void declare(app::OptionTable& t, TrainingRequest& r, std::string& config) {
+struct Distribution {
+  int processes = 1;
+  double timeoutSeconds = 300;
+};
+
+void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distribution& d) {
   t.addInvocation("config", config, "read options from this file (key = value lines, # comments)");
   t.addInvocation("model-dir", r.modelDir, "directory for BPE models, config, checkpoints and metrics");
   t.addFlag("resume", r.resume, "continue the training run in --model-dir from its last checkpoint");
@@ -80,6 +88,13 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config) {
   t.add("threads", r.threads, "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
   t.add("device", r.device, "auto, cpu, cuda or cuda:N");
   t.add("precision", r.precision, "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
+
+  t.section("several processes (data parallelism; the torchrun variables MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE)");
+  t.addInvocation("processes", d.processes,
+                  "start this many workers on this machine and wait for them (each with --threads 1 unless given)");
+  t.addInvocation("dist-timeout", d.timeoutSeconds,
+                  "seconds a worker waits for the others (joining, each step, rank 0's validation) before it stops "
+                  "with an error");
 }
 
 }  // namespace
@@ -92,8 +107,9 @@ int main(int argc, char* argv[]) {
     request.trainer.patience = 5;
     request.trainer.lr.patience = 2;
     std::string config;
+    Distribution distribution;
     app::OptionTable table("Options");
-    declare(table, request, config);
+    declare(table, request, config, distribution);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-train", kUsage, argc, argv, table.description(), {}, vm)) return 0;
     if (!config.empty()) table.storeConfigFile(config, vm);
@@ -113,9 +129,24 @@ int main(int argc, char* argv[]) {
     request.effectiveConfig = "# nmt-train options of the run in this directory (nmt-train --config reads it)\n" +
                               table.configText();
 
+    if (distribution.processes < 1) throw po::error("--processes must be at least 1");
+    if (distribution.timeoutSeconds <= 0) throw po::error("--dist-timeout must be positive");
+    const auto worker = dist::readWorkerEnvironment(dist::processEnvironment());
+    if (distribution.processes > 1) {
+      if (worker.distributed())
+        throw po::error("--processes starts its own workers; WORLD_SIZE says this is one already");
+      auto arguments = app::withoutProcessesOption(argc, argv);
+      if (vm["threads"].defaulted()) arguments.insert(arguments.end(), {"--threads", "1"});
+      return app::runLocalWorkers(distribution.processes, arguments);
+    }
+
     StopSignal::install();
-    Progress progress(stderr);
-    const auto outcome = runTraining(request, progress);
+    std::unique_ptr<dist::DataParallelPeers> peers;
+    if (worker.distributed())
+      peers = std::make_unique<dist::DataParallelPeers>(dist::WorkerGroup::connect(
+          worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000))));
+    Progress progress(worker.rank == 0 ? stderr : nullptr);  // rank 0 speaks for all
+    const auto outcome = runTraining(request, progress, peers.get());
     switch (outcome.reason) {
       case StopReason::kSignal:
         progress.message(fmt::format("nmt-train: {}; continue with: nmt-train --model-dir {} --resume",

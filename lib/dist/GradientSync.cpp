@@ -19,27 +19,35 @@ std::vector<std::vector<std::size_t>> gradientBuckets(const std::vector<at::Tens
   return buckets;
 }
 
-int64_t averageGradients(WorkerGroup& group, const std::vector<at::Tensor>& parameters, int64_t localTokens,
-                         std::size_t bucketBytes) {
+std::vector<double> averageGradients(WorkerGroup& group, const std::vector<at::Tensor>& parameters, int64_t localTokens,
+                                     const std::vector<double>& scalars, std::size_t bucketBytes) {
   torch::NoGradGuard noGrad;
   const auto buckets = gradientBuckets(parameters, bucketBytes);
+  const auto options = parameters.empty() ? torch::TensorOptions().dtype(torch::kFloat) : parameters[0].options();
   std::vector<at::Tensor> flats;
   for (std::size_t b = 0; b < buckets.size(); ++b) {
     std::vector<at::Tensor> pieces;
     for (std::size_t i : buckets[b]) {
       const auto& p = parameters[i];
-      pieces.push_back(p.grad().defined() ? p.grad().reshape(-1) * static_cast<double>(localTokens)
-                                          : torch::zeros({p.numel()}, p.options()));
+      pieces.push_back(p.grad().defined() && localTokens > 0 ? p.grad().reshape(-1) * static_cast<double>(localTokens)
+                                                             : torch::zeros({p.numel()}, p.options()));
     }
-    if (b == 0) pieces.push_back(torch::full({1}, static_cast<double>(localTokens), parameters[0].options()));
     flats.push_back(torch::cat(pieces));
   }
-  if (flats.empty()) return localTokens;
+  // the token count and the scalars travel at the end of the first bucket (or alone)
+  std::vector<double> tail{static_cast<double>(localTokens)};
+  tail.insert(tail.end(), scalars.begin(), scalars.end());
+  const auto extra = torch::tensor(tail, torch::kDouble).to(options.dtype(torch::kFloat));
+  const auto n = static_cast<int64_t>(tail.size());
+  if (flats.empty()) flats.push_back(extra);
+  else flats[0] = torch::cat({flats[0], extra});
   group.allreduceSum(flats);
-  const double globalTokens = flats[0][-1].item<double>();
+  const auto sums = flats[0].narrow(0, flats[0].numel() - n, n).to(torch::kCPU, torch::kDouble);
+  std::vector<double> totals(sums.data_ptr<double>(), sums.data_ptr<double>() + n);
+  const double globalTokens = totals[0];
   for (std::size_t b = 0; b < buckets.size(); ++b) {
     int64_t offset = 0;
-    const auto flat = flats[b] / globalTokens;
+    const auto flat = globalTokens > 0 ? flats[b] / globalTokens : flats[b];
     for (std::size_t i : buckets[b]) {
       auto& p = const_cast<at::Tensor&>(parameters[i]);
       const auto part = flat.narrow(0, offset, p.numel()).view_as(p);
@@ -48,7 +56,7 @@ int64_t averageGradients(WorkerGroup& group, const std::vector<at::Tensor>& para
       offset += p.numel();
     }
   }
-  return static_cast<int64_t>(std::llround(globalTokens));
+  return totals;
 }
 
 void broadcastParameters(WorkerGroup& group, const std::vector<at::Tensor>& parameters, std::size_t bucketBytes) {

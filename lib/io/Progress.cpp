@@ -4,7 +4,7 @@
 
 namespace nmt {
 
-Progress::Progress(std::FILE* stream) : stream_(stream), terminal_(::isatty(::fileno(stream)) != 0) {}
+Progress::Progress(std::FILE* stream) : stream_(stream), terminal_(stream && ::isatty(::fileno(stream)) != 0) {}
 
 void Progress::status(const std::string& line) {
   if (!terminal_) return;
@@ -17,6 +17,7 @@ void Progress::status(const std::string& line) {
 }
 
 void Progress::message(const std::string& line) {
+  if (!stream_) return;
   if (statusShown_) std::fprintf(stream_, "\r\033[K");
   statusShown_ = false;
   std::fprintf(stream_, "%s\n", line.c_str());

@@ -13,7 +13,9 @@
 #include <fmt/core.h>
 
 #include <cmath>
+#include <csignal>
 #include <limits>
+#include <optional>
 
 namespace nmt {
 namespace {
@@ -27,9 +29,11 @@ std::string duration(double seconds) {
 }  // namespace
 
 Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train,
-                 const Validator& validator, ModelDirectory directory, c10::Device device, Progress& progress)
+                 const Validator& validator, ModelDirectory directory, c10::Device device, Progress& progress,
+                 TrainingPeers* peers)
     : model_(std::move(model)),
       options_(std::move(options)),
+      peers_(peers ? *peers : solo_),
       train_(train),
       validator_(validator),
       directory_(std::move(directory)),
@@ -72,7 +76,7 @@ double Trainer::teacherForcingRatio() const {
 
 void Trainer::saveLast() {
   state_.lossScaler = scaler_.enabled() ? scaler_.toText() : "";
-  saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
+  if (peers_.writesFiles()) saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
   lastSavedStep_ = state_.step;
 }
 
@@ -88,7 +92,7 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
   row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1));
   row.tokensPerSecond = state_.windowTokensPerSecond();
   row.elapsedSeconds = state_.elapsedSeconds;
-  metrics_->append(row);
+  if (metrics_) metrics_->append(row);
   if (!progress_.terminal() && !validation)
     progress_.message(fmt::format("step {} epoch {}: train loss {:.4f}, lr {:.3g}, {:.0f} tokens/s, {}", row.step,
                                   row.epoch, row.trainLoss, row.learningRate, row.tokensPerSecond,
@@ -100,16 +104,23 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
 }
 
 bool Trainer::validate(bool scheduled) {
-  const auto result = [&] {
+  // rank 0 validates; the others take its result, so that every worker keeps the same state
+  // (best step, schedule, early stopping)
+  ValidationResult result;
+  if (peers_.writesFiles()) {
     const AutocastScope autocast(device_, options_.precision);
-    return validator_.run(model_);
-  }();
+    result = validator_.run(model_);
+  }
+  if (peers_.size() > 1) {
+    const auto all = peers_.sum({result.loss, result.perplexity, result.bleu});
+    result = {all[0], all[1], all[2]};
+  }
   lastValidationStep_ = state_.step;
   const bool improved = result.bleu > state_.bestBleu;
   if (improved) {
     state_.bestBleu = result.bleu;
     state_.bestStep = state_.step;
-    saveModel(model_, directory_.best());
+    if (peers_.writesFiles()) saveModel(model_, directory_.best());
   }
   std::string note;
   if (scheduled) {
@@ -147,39 +158,57 @@ std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const 
                      schedule_.rate(state_.step + 1), duration(state_.elapsedSeconds), eta);
 }
 
-Trainer::StepGradients Trainer::gradients(const Batch& batch) {
-  const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-  LossTerms terms;
-  {
-    const AutocastScope autocast(device_, options_.precision);
-    const auto out = model_->forward(batch, teacherForcingRatio());
-    // every row's target holds one <s> that is not a gold token
-    const auto goldTokens = static_cast<int64_t>(batch.targetTokens) - batch.target.size(0);
-    terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
-                              goldTokens);
-  }
-  const auto loss = terms.loss / static_cast<double>(terms.tokens);
+Trainer::StepGradients Trainer::gradients(const Batch* batch) {
   optimizer_->zero_grad();
-  (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
-  if (scaler_.enabled()) {
-    torch::NoGradGuard noGrad;
-    for (auto& p : model_->parameters())
-      if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
+  at::Tensor loss;  // mean over this worker's gold tokens
+  int64_t tokens = 0;
+  if (batch) {
+    const auto gold = batch->target.narrow(1, 1, batch->target.size(1) - 1);
+    LossTerms terms;
+    {
+      const AutocastScope autocast(device_, options_.precision);
+      const auto out = model_->forward(*batch, teacherForcingRatio());
+      // every row's target holds one <s> that is not a gold token
+      const auto goldTokens = static_cast<int64_t>(batch->targetTokens) - batch->target.size(0);
+      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
+                                goldTokens);
+    }
+    tokens = terms.tokens;
+    loss = terms.loss / static_cast<double>(terms.tokens);
+    (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
+    if (scaler_.enabled()) {
+      torch::NoGradGuard noGrad;
+      for (auto& p : model_->parameters())
+        if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
+    }
   }
-  // The step's one wait for the device: loss and gradient norm come back together. The norm is
-  // computed only where clipping or fp16's overflow check needs it.
+  const int64_t batchTokens = batch ? static_cast<int64_t>(batch->sourceTokens + batch->targetTokens) : 0;
+  double globalLoss = 0.0;
+  int64_t globalTokens = tokens, globalBatchTokens = batchTokens;
+  if (peers_.size() > 1) {
+    const double lossSum = loss.defined() ? loss.item<double>() * static_cast<double>(tokens) : 0.0;
+    const auto sums = peers_.syncGradients(model_->parameters(), tokens, {lossSum, static_cast<double>(batchTokens)});
+    globalTokens = std::llround(sums[0]);
+    globalLoss = sums[0] > 0 ? sums[1] / sums[0] : 0.0;
+    globalBatchTokens = std::llround(sums[2]);
+  }
+  // The step's one wait for the device (one process): loss and gradient norm come back together.
+  // The norm is computed only where clipping or fp16's overflow check needs it.
+  const auto device = model_->parameters().front().device();
   const auto norm = options_.clipNorm > 0.0 || scaler_.enabled()
-                        ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(loss.device())
-                        : torch::zeros({}, loss.options());
-  const auto host = torch::stack({loss.detach().to(torch::kFloat), norm.to(torch::kFloat)}).cpu();
-  return {host[0].item<double>(), host[1].item<double>(), terms.tokens};
+                        ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(device)
+                        : torch::zeros({}, torch::TensorOptions().device(device));
+  const auto lossOnDevice = peers_.size() > 1 ? torch::full({}, globalLoss, norm.options()) : loss.detach();
+  const auto host = torch::stack({lossOnDevice.to(torch::kFloat), norm.to(torch::kFloat)}).cpu();
+  return {host[0].item<double>(), host[1].item<double>(), globalTokens, globalBatchTokens};
 }
 
 TrainOutcome Trainer::run() {
-  metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
+  if (peers_.writesFiles()) metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
   const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
-  progress_.message(fmt::format("training: {} pairs in {} batches per epoch", train_.size(), plan.size()));
+  progress_.message(fmt::format("training: {} pairs in {} batches per epoch{}", train_.size(), plan.size(),
+                                peers_.size() > 1 ? fmt::format(", each shared by {} workers", peers_.size()) : ""));
   const Stopwatch session;
   const double elapsedBefore = state_.elapsedSeconds;
   auto tick = [&] { state_.elapsedSeconds = elapsedBefore + session.seconds(); };
@@ -198,19 +227,30 @@ TrainOutcome Trainer::run() {
       return finish(StopReason::kMaxSteps, fmt::format("reached --max-steps {}", options_.maxSteps));
     if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
       return finish(StopReason::kMaxEpochs, fmt::format("reached --max-epochs {}", options_.maxEpochs));
-    if (options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0)
+    // time and signals are agreed on, so that every worker stops at the same step
+    const int signal = StopSignal::received();
+    const bool timeUp = options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0;
+    const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0});
+    if (votes[0] > 0)
       return finish(StopReason::kMaxTime, fmt::format("reached --max-time {} minutes", options_.maxMinutes));
-    if (const int signal = StopSignal::received()) {
+    if (votes[1] > 0) {
+      const int stop = signal ? signal : SIGTERM;  // another worker's signal
       if (lastSavedStep_ != state_.step || !files::exists(directory_.last())) saveLast();
-      return {StopReason::kSignal, signal,
-              fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(signal), state_.step, directory_.last())};
+      return {StopReason::kSignal, stop,
+              fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(stop), state_.step, directory_.last())};
     }
 
     const Stopwatch stepTime;
-    const Batch batch = makeBatch(train_, plan[static_cast<std::size_t>(state_.batchInEpoch)], device_);
+    // this worker's share of the global batch: rows rank, rank + N, ...
+    const auto& rows = plan[static_cast<std::size_t>(state_.batchInEpoch)];
+    std::vector<std::size_t> mine;
+    for (auto k = static_cast<std::size_t>(peers_.rank()); k < rows.size(); k += static_cast<std::size_t>(peers_.size()))
+      mine.push_back(rows[k]);
+    const std::optional<Batch> batch =
+        mine.empty() ? std::nullopt : std::optional<Batch>(makeBatch(train_, mine, device_));
     const double lr = schedule_.rate(state_.step + 1);
     for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-    const auto [lossValue, norm, tokens] = gradients(batch);
+    const auto [lossValue, norm, tokens, batchTokens] = gradients(batch ? &*batch : nullptr);
     const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
     // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
     const bool apply = scaler_.update(finite);
@@ -229,7 +269,7 @@ TrainOutcome Trainer::run() {
     ++state_.step;
     ++state_.batchInEpoch;
     ++sessionSteps;
-    state_.windowBatchTokens += static_cast<int64_t>(batch.sourceTokens + batch.targetTokens);
+    state_.windowBatchTokens += batchTokens;
     state_.windowSeconds += stepTime.seconds();
     tick();
     progress_.status(statusLine(state_.windowLoss / static_cast<double>(state_.windowTokens), plan.size()));

@@ -7,6 +7,7 @@
 #include "train/DynamicLossScaler.h"
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
+#include "train/TrainingPeers.h"
 #include "train/TrainingState.h"
 #include "train/Validator.h"
 #include "util/Precision.h"
@@ -51,10 +52,14 @@ struct TrainOutcome {
 // teacher forcing, token-budget batches; validation, best/last checkpoints and metrics.csv in
 // the model directory. Stops at the first limit reached, on SIGINT/SIGTERM (see StopSignal),
 // or on a non-finite loss (without saving over the last good checkpoint).
+//
+// With peers (data parallelism), each worker takes its share of every global batch (rows r, r + N,
+// ...), gradients are averaged over the workers, rank 0 alone validates and writes files, and
+// stop decisions (signals, time) are agreed each step, so that every worker stops at the same one.
 class Trainer {
  public:
   Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train, const Validator& validator,
-          ModelDirectory directory, c10::Device device, Progress& progress);
+          ModelDirectory directory, c10::Device device, Progress& progress, TrainingPeers* peers = nullptr);
 
   // Continues from a checkpoint whose model was read from `archive` into the Seq2Seq given above.
   void restore(torch::serialize::InputArchive& archive, const std::string& path);
@@ -67,12 +72,14 @@ class Trainer {
  private:
   double teacherForcingRatio() const;
   struct StepGradients {
-    double loss;     // mean label-smoothed loss per gold token
-    double norm;     // gradient L2 norm before clipping (0 when neither clipping nor fp16 asks for it)
-    int64_t tokens;  // gold tokens
+    double loss;          // mean label-smoothed loss per gold token (of the global batch)
+    double norm;          // gradient L2 norm before clipping (0 when neither clipping nor fp16 asks for it)
+    int64_t tokens;       // gold tokens (of the global batch)
+    int64_t batchTokens;  // source and target tokens, padding not counted (of the global batch)
   };
-  // Forward and backward of one batch (under autocast for bf16/fp16), gradients unscaled and clipped.
-  StepGradients gradients(const Batch& batch);
+  // Forward and backward of this worker's share of a batch (none: an empty share), under autocast
+  // for bf16/fp16, gradients unscaled, averaged over the workers and clipped.
+  StepGradients gradients(const Batch* batch);
   // Validates; `scheduled` ones feed the schedule and early stopping. Returns false to stop.
   bool validate(bool scheduled);
   void writeMetrics(const ValidationResult* validation);
@@ -82,6 +89,8 @@ class Trainer {
 
   Seq2Seq model_;
   TrainerOptions options_;
+  SoloTraining solo_;
+  TrainingPeers& peers_;
   const std::vector<EncodedPair>& train_;
   const Validator& validator_;
   ModelDirectory directory_;

@@ -113,7 +113,9 @@ Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, co
 
 }  // namespace
 
-TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
+TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, TrainingPeers* peers) {
+  SoloTraining solo;
+  TrainingPeers& group = peers ? *peers : solo;
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
   validateTrainerOptions(request.trainer);
   const c10::Device device = resolveDevice(request.device);
@@ -137,7 +139,8 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   const std::string kernelLine = describeMatrixKernels(kernels);
   progress.message(kernelLine);
   if (const auto hint = kernelHint(kernels, detectCpuFeatures()); !hint.empty()) progress.message(hint);
-  prepareBpe(dir, request.bpe, train, threads, progress);
+  if (group.writesFiles()) prepareBpe(dir, request.bpe, train, threads, progress);
+  group.barrier();  // the others read the BPE models rank 0 has written
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
   TrainingRequest effective = request;
@@ -155,9 +158,12 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   torch::serialize::InputArchive checkpoint;
   if (request.resume) openArchive(checkpoint, dir.last());
   Seq2Seq model = buildModel(effective, dir, device, request.resume ? &checkpoint : nullptr);
+  group.broadcastParameters(model->parameters());  // the same weights on every worker from the start
   // the machine goes with the options: speeds in metrics.csv depend on it
-  writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
-                                            kernelLine + "; device " + device.str() + "\n");
+  if (group.writesFiles())
+    writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
+                                              kernelLine + "; device " + device.str() +
+                                              (group.size() > 1 ? fmt::format("; {} workers", group.size()) : "") + "\n");
   progress.message(fmt::format("model: {} encoder, {} parameters", effective.model.encoder, model->parameterCount()));
 
   const Validator validator(std::move(validPairs.pairs), std::move(references), targetBpe,
@@ -165,7 +171,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress) {
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
   options.precision = precision;
-  Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress);
+  Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress, &group);
   if (request.resume) {
     trainer.restore(checkpoint, dir.last());
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));

@@ -39,7 +39,9 @@ struct TrainingRequest {
 
 // Prepares the model directory (BPE models, config), reads and encodes the data, builds or
 // resumes the model and trains it. Progress and results go to stderr through `progress`.
-// Throws InputError for bad input; returns how training ended.
-TrainOutcome runTraining(const TrainingRequest& request, Progress& progress);
+// With peers, one of several workers: rank 0 writes the BPE models and config.ini, the others
+// wait for them; everyone starts from rank 0's weights. Throws InputError for bad input;
+// returns how training ended.
+TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, TrainingPeers* peers = nullptr);
 
 }  // namespace nmt

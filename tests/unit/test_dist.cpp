@@ -64,7 +64,9 @@ TEST_CASE("two workers' token-weighted gradients equal those of the global batch
     Linear mine;
     const auto rows = group.rank() == 0 ? all.narrow(0, 0, 3) : all.narrow(0, 3, 5);  // unequal shares
     mine.backward(rows);
-    totals[group.rank()] = averageGradients(group, mine.parameters(), rows.size(0), /*bucketBytes=*/48);
+    const auto sums = averageGradients(group, mine.parameters(), rows.size(0), {0.5 + group.rank(), -1.0}, /*bucketBytes=*/48);
+    totals[group.rank()] = static_cast<int64_t>(sums[0]);
+    CHECK(sums == std::vector<double>{8.0, 2.0, -2.0});
     for (auto& p : mine.parameters()) grads[group.rank()].push_back(p.grad().clone());
   });
   CHECK(totals == std::vector<int64_t>{8, 8});

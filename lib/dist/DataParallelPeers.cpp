@@ -1,0 +1,24 @@
+#include "dist/DataParallelPeers.h"
+
+#include "dist/GradientSync.h"
+
+#include <torch/torch.h>
+
+namespace nmt::dist {
+
+std::vector<double> DataParallelPeers::syncGradients(const std::vector<at::Tensor>& parameters, int64_t localTokens,
+                                                     const std::vector<double>& scalars) {
+  return averageGradients(*group_, parameters, localTokens, scalars);
+}
+
+std::vector<double> DataParallelPeers::sum(const std::vector<double>& values) {
+  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble)};
+  group_->allreduceSum(t);
+  return {t[0].data_ptr<double>(), t[0].data_ptr<double>() + t[0].numel()};
+}
+
+void DataParallelPeers::broadcastParameters(const std::vector<at::Tensor>& parameters) {
+  dist::broadcastParameters(*group_, parameters);
+}
+
+}  // namespace nmt::dist
