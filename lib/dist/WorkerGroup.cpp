@@ -8,14 +8,22 @@
 namespace nmt::dist {
 namespace {
 
-// Waits for every work item; a failure or a timeout becomes one DistributedError.
-void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* what, int rank) {
+// c10d's errors carry a backtrace after their first line.
+std::string firstLine(const char* message) {
+  const std::string m = message;
+  return m.substr(0, m.find('\n'));
+}
+
+// Waits for every work item; a failure or a timeout becomes one DistributedError. Gloo names the
+// peer by address only; with two workers the lost one is the other rank.
+void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* what, int rank, int size) {
   for (auto& w : works) {
     try {
       w->wait();
     } catch (const std::exception& e) {
-      throw DistributedError(fmt::format("rank {}: {} failed (another worker stopped, hung or is unreachable): {}",
-                                         rank, what, e.what()));
+      const std::string who = size == 2 ? fmt::format("rank {}", 1 - rank) : "another worker";
+      throw DistributedError(
+          fmt::format("rank {}: {} failed ({} stopped, hung or is unreachable): {}", rank, what, who, firstLine(e.what())));
     }
   }
 }
@@ -34,15 +42,15 @@ std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, 
     store = c10::make_intrusive<c10d::TCPStore>(env.masterAddress, options);
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: cannot meet the other workers at {}:{}: {}", env.rank,
-                                       env.masterAddress, env.masterPort, e.what()));
+                                       env.masterAddress, env.masterPort, firstLine(e.what())));
   }
   const bool loopback = env.masterAddress == "127.0.0.1" || env.masterAddress == "localhost";
   return std::make_unique<WorkerGroup>(c10::make_intrusive<c10d::PrefixStore>("nmt", store), env.rank, env.worldSize,
-                                       timeout, loopback);
+                                       timeout, loopback, fmt::format("{}:{}", env.masterAddress, env.masterPort));
 }
 
 WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                         std::chrono::milliseconds timeout, bool loopback)
+                         std::chrono::milliseconds timeout, bool loopback, const std::string& meetingPoint)
     : store_(store), rank_(rank), size_(size), timeout_(timeout) {
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
@@ -51,8 +59,9 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
   try {
     group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options);
   } catch (const std::exception& e) {
-    throw DistributedError(fmt::format("rank {}: the {} workers did not all join within {} s: {}", rank, size,
-                                       timeout.count() / 1000.0, e.what()));
+    throw DistributedError(fmt::format("rank {}: the {} workers did not all join{} within {} s: {}", rank, size,
+                                       meetingPoint.empty() ? "" : " at " + meetingPoint, timeout.count() / 1000.0,
+                                       firstLine(e.what())));
   }
 }
 
@@ -64,7 +73,7 @@ void WorkerGroup::allreduceSum(std::vector<at::Tensor>& tensors) {
     std::vector<at::Tensor> one{t};
     works.push_back(group_->allreduce(one));
   }
-  waitAll(works, "an all-reduce", rank_);
+  waitAll(works, "an all-reduce", rank_, size_);
 }
 
 void WorkerGroup::broadcastFromFirst(std::vector<at::Tensor>& tensors) {
@@ -73,12 +82,12 @@ void WorkerGroup::broadcastFromFirst(std::vector<at::Tensor>& tensors) {
     std::vector<at::Tensor> one{t};
     works.push_back(group_->broadcast(one));
   }
-  waitAll(works, "a broadcast", rank_);
+  waitAll(works, "a broadcast", rank_, size_);
 }
 
 void WorkerGroup::barrier() {
   std::vector<c10::intrusive_ptr<c10d::Work>> works{group_->barrier()};
-  waitAll(works, "a barrier", rank_);
+  waitAll(works, "a barrier", rank_, size_);
 }
 
 }  // namespace nmt::dist

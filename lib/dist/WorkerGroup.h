@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace c10d {
@@ -25,9 +26,9 @@ class WorkerGroup {
   static std::unique_ptr<WorkerGroup> connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout);
 
   // Over any c10d store (tests run ranks as threads over one HashStore). Blocks until all `size`
-  // ranks have joined.
+  // ranks have joined; `meetingPoint` (host:port) is for the error when they do not.
   WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size, std::chrono::milliseconds timeout,
-              bool loopback = true);
+              bool loopback = true, const std::string& meetingPoint = "");
   ~WorkerGroup();
 
   int rank() const { return rank_; }
