@@ -50,6 +50,7 @@ WorkerEnvironment readWorkerEnvironment(const EnvironmentLookup& lookup) {
   if (!address || address->empty())
     throw InputError("MASTER_ADDR is not set (a distributed run needs MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE)");
   env.masterAddress = *address;
+  env.agentStore = lookup("TORCHELASTIC_USE_AGENT_STORE").value_or("") == "True";
   return env;
 }
 

@@ -14,6 +14,7 @@ struct WorkerEnvironment {
   int rank = 0;
   int worldSize = 1;
   int localRank = 0;  // the worker's index on its machine (which GPU it takes)
+  bool agentStore = false;  // torchrun's agent already runs the TCPStore (TORCHELASTIC_USE_AGENT_STORE=True)
 
   bool distributed() const { return worldSize > 1; }
 };

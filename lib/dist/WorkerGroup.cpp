@@ -33,7 +33,7 @@ void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* wha
 std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(env.masterPort);
-  options.isServer = env.rank == 0;
+  options.isServer = env.rank == 0 && !env.agentStore;
   options.numWorkers = static_cast<std::size_t>(env.worldSize);
   options.waitWorkers = true;
   options.timeout = timeout;

@@ -21,8 +21,8 @@ namespace nmt::dist {
 // a DistributedError instead of hanging.
 class WorkerGroup {
  public:
-  // Rendezvous the torchrun way: rank 0 runs c10d's TCPStore at MASTER_ADDR:MASTER_PORT, the others
-  // connect to it. Throws DistributedError when a peer is not there within `timeout`.
+  // Rendezvous the torchrun way: rank 0 runs c10d's TCPStore at MASTER_ADDR:MASTER_PORT (unless
+  // torchrun's agent runs it already), the others connect to it. Throws DistributedError when a peer is not there within `timeout`.
   static std::unique_ptr<WorkerGroup> connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout);
 
   // Over any c10d store (tests run ranks as threads over one HashStore). Blocks until all `size`

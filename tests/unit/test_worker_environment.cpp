@@ -33,6 +33,10 @@ TEST_CASE("the torchrun environment: one process without it, every field with it
   CHECK(env.localRank == 1);
   CHECK(env.masterAddress == "node0");
   CHECK(env.masterPort == 29400);
+  CHECK_FALSE(env.agentStore);
+  CHECK(readWorkerEnvironment(from({{"WORLD_SIZE", "2"}, {"RANK", "0"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "1"},
+                                    {"TORCHELASTIC_USE_AGENT_STORE", "True"}}))
+            .agentStore);
   CHECK(readWorkerEnvironment(from({{"WORLD_SIZE", "2"}, {"RANK", "1"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "1"}}))
             .localRank == 0);
 }
