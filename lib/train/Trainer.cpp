@@ -94,8 +94,9 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
   row.elapsedSeconds = state_.elapsedSeconds;
   if (metrics_) metrics_->append(row);
   if (!progress_.terminal() && !validation)
-    progress_.message(fmt::format("step {} epoch {}: train loss {:.4f}, lr {:.3g}, {:.0f} tokens/s, {}", row.step,
+    progress_.message(fmt::format("step {} epoch {}: train loss {:.4f}, lr {:.3g}, {:.0f} tokens/s{}, {}", row.step,
                                   row.epoch, row.trainLoss, row.learningRate, row.tokensPerSecond,
+                                  peers_.size() > 1 ? fmt::format(" ({} workers)", peers_.size()) : "",
                                   duration(row.elapsedSeconds)));
   state_.windowLoss = 0.0;
   state_.windowTokens = 0;
@@ -153,9 +154,10 @@ double Trainer::fractionDone(std::size_t batchesPerEpoch) const {
 std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const {
   const double f = fractionDone(batchesPerEpoch);
   const std::string eta = f > 0.0 ? duration(state_.elapsedSeconds * (1.0 - f) / f) : "-";
-  return fmt::format("epoch {} ({}/{}) step {}  loss {:.4f}  {:.0f} tok/s  lr {:.3g}  elapsed {}  ETA {}",
+  return fmt::format("epoch {} ({}/{}) step {}  loss {:.4f}  {:.0f} tok/s{}  lr {:.3g}  elapsed {}  ETA {}",
                      state_.epoch + 1, state_.batchInEpoch, batchesPerEpoch, state_.step, loss, state_.windowTokensPerSecond(),
-                     schedule_.rate(state_.step + 1), duration(state_.elapsedSeconds), eta);
+                     peers_.size() > 1 ? fmt::format(" ({} workers)", peers_.size()) : "", schedule_.rate(state_.step + 1),
+                     duration(state_.elapsedSeconds), eta);
 }
 
 Trainer::StepGradients Trainer::gradients(const Batch* batch) {

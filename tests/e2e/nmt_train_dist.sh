@@ -12,7 +12,7 @@ MODEL=("${TINY_MODEL[@]}")
 for i in "${!MODEL[@]}"; do [ "${MODEL[$i]}" != --dropout ] || MODEL[i + 1]=0; done
 TRAIN=("$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt
        "${MODEL[@]}" --max-length 40 --device cpu --threads 1)
-RUN=("${TRAIN[@]}" --valid-every 10 --dist-timeout 20)  # short runs
+RUN=("${TRAIN[@]}" --valid-every 10 --log-every 5 --dist-timeout 20)  # short runs
 LONG=("${TRAIN[@]}" --max-steps 100000 --valid-every 100000)  # runs that are stopped
 
 # metrics.csv's rows as "step loss valid_loss", losses to 4 decimals (the stated tolerance)
@@ -25,6 +25,7 @@ validations=$(grep -c 'validation:' <<< "$ERR")
 expect_ok "${RUN[@]}" --max-steps 30 --model-dir two --processes 2
 expect_contains "$ERR" "starting 2 workers on this machine"
 expect_contains "$ERR" "each shared by 2 workers"
+expect_contains "$ERR" "tokens/s (2 workers)"  # the log line off a terminal: global tokens/s
 [ "$(grep -c 'validation:' <<< "$ERR")" -eq "$validations" ] || fail "rank 0 alone should report: $ERR"
 expect_line "$(losses two)" "$(losses one)"
 expect_contains "$(cat two/config.ini)" "; 2 workers"
