@@ -70,7 +70,7 @@ WorkerGroup::~WorkerGroup() = default;
 void WorkerGroup::allreduceSum(std::vector<at::Tensor>& tensors) {
   std::vector<c10::intrusive_ptr<c10d::Work>> works;
   for (auto& t : tensors) {
-    std::vector<at::Tensor> one{t};
+    std::vector<at::Tensor> one{t};  // one tensor per call: several in one call are one tensor's copies to c10d
     works.push_back(group_->allreduce(one));
   }
   waitAll(works, "an all-reduce", rank_, size_);

@@ -10,19 +10,10 @@ import tempfile
 import threading
 import time
 
-from serve_support import Server, fail, tiny_model
+import serve_support
+from serve_support import Server, check, fail, tiny_model
 
 BIN = os.path.abspath(sys.argv[1])
-checks = 0
-
-
-def check(condition, message):
-    global checks
-    if not condition:
-        fail(message)
-    checks += 1
-
-
 def expect_error(server, body, status, message, raw=False):
     got_status, got = server.request("POST", "/v1/translate", body) if raw else server.translate(body)
     check(got_status == status and got == {"error": message}, f"expected {status} {message!r}, got {got_status} {got!r}")
@@ -166,4 +157,4 @@ with tempfile.TemporaryDirectory() as workdir:
     api(workdir)
     port_in_use()
     drains_on_sigterm()
-print(f"nmt_serve.py: {checks} checks passed")
+print(f"nmt_serve.py: {serve_support.checks} checks passed")

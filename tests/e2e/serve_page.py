@@ -8,7 +8,8 @@ import shutil
 import sys
 import tempfile
 
-from serve_support import Server, fail, tiny_model
+import serve_support
+from serve_support import Server, check, fail, tiny_model
 
 BIN, ARTIFACTS = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -25,16 +26,6 @@ if not (CHROMIUM and DRIVER and webdriver):
     print("skipped: Chromium, chromedriver or Selenium is not installed "
           "(apt-get install chromium chromium-driver python3-selenium; scripts/setup.sh does)")
     sys.exit(0)
-
-checks = 0
-
-
-def check(condition, message):
-    global checks
-    if not condition:
-        fail(message)
-    checks += 1
-
 
 def browser():
     options = Options()
@@ -106,4 +97,4 @@ with tempfile.TemporaryDirectory() as workdir:
             check(error == '"beam" must be between 1 and 10, got 99', f"error shown: {error!r}")
         finally:
             driver.quit()
-print(f"serve_page.py: {checks} checks passed; screenshot in {ARTIFACTS}/serve-page.png")
+print(f"serve_page.py: {serve_support.checks} checks passed; screenshot in {ARTIFACTS}/serve-page.png")

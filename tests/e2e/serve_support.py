@@ -15,6 +15,16 @@ def fail(message):
     raise SystemExit(f"FAIL: {message}")
 
 
+checks = 0  # passed so far
+
+
+def check(condition, message):
+    global checks
+    if not condition:
+        fail(message)
+    checks += 1
+
+
 def tiny_model(bin_dir, workdir):
     """Trains the tiny model of the other end-to-end tests into WORKDIR/run; returns its path."""
     subprocess.run(["bash", "-c", f'source "{E2E}/tiny_corpus.sh" && make_tiny_corpus "{workdir}"'], check=True)
