@@ -1,5 +1,7 @@
 #include "dist/WorkerGroup.h"
 
+#include "util/TorchCompat.h"
+
 #include <fmt/core.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -39,7 +41,13 @@ std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, 
   options.timeout = timeout;
   c10::intrusive_ptr<c10d::Store> store;
   try {
-    store = c10::make_intrusive<c10d::TCPStore>(env.masterAddress, options);
+    try {
+      store = c10::make_intrusive<c10d::TCPStore>(env.masterAddress, options);
+    } catch (const std::exception& e) {
+      // a LibTorch built without libuv (Debian 13's) refuses its default server: use the other one
+      if (std::string(e.what()).find("libuv") == std::string::npos || !compat::disableLibuvStore(options)) throw;
+      store = c10::make_intrusive<c10d::TCPStore>(env.masterAddress, options);
+    }
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: cannot meet the other workers at {}:{}: {}", env.rank,
                                        env.masterAddress, env.masterPort, firstLine(e.what())));

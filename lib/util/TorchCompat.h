@@ -50,4 +50,21 @@ inline void setAutocast(c10::DeviceType type, bool enabled, c10::ScalarType dtyp
 #endif
 }
 
+// c10d's TCPStore: 2.2 added the libuv server (the default from 2.4), which Debian 13's LibTorch 2.6
+// lacks ("use_libuv was requested but PyTorch was build without libuv support"). Turns it off where
+// the option exists; returns whether it did.
+template <typename StoreOptions>
+auto disableLibuvStore(StoreOptions& options, int) -> decltype(options.useLibUV = false, true) {
+  options.useLibUV = false;
+  return true;
+}
+template <typename StoreOptions>
+bool disableLibuvStore(StoreOptions&, long) {
+  return false;
+}
+template <typename StoreOptions>
+bool disableLibuvStore(StoreOptions& options) {
+  return disableLibuvStore(options, 0);
+}
+
 }  // namespace nmt::compat
