@@ -91,10 +91,10 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distr
 
   t.section("several processes (data parallelism; the torchrun variables MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE)");
   t.addInvocation("processes", d.processes,
-                  "start this many workers on this machine and wait for them (each with --threads 1 unless given)");
+                  "start this many workers on this machine and wait for them (each with --threads 1 unless given; default 1)");
   t.addInvocation("dist-timeout", d.timeoutSeconds,
                   "seconds a worker waits for the others (joining, each step, rank 0's validation) before it stops "
-                  "with an error");
+                  "with an error (default 300)");
 }
 
 }  // namespace
