@@ -59,7 +59,7 @@ std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, 
 
 WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                          std::chrono::milliseconds timeout, bool loopback, const std::string& meetingPoint)
-    : store_(store), rank_(rank), size_(size), timeout_(timeout) {
+    : store_(store), rank_(rank), size_(size) {
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
                                       : c10d::ProcessGroupGloo::createDefaultDevice());

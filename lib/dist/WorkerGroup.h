@@ -44,7 +44,6 @@ class WorkerGroup {
   c10::intrusive_ptr<c10d::Store> store_;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
   int rank_, size_;
-  std::chrono::milliseconds timeout_;
 };
 
 // A collective that failed or timed out: a worker died, hung or never joined.
