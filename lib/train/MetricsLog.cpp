@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -19,7 +20,7 @@ std::string field(double value, int decimals) {
 }  // namespace
 
 const char* MetricsLog::header() {
-  return "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s";
+  return "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s,workers";
 }
 
 MetricsLog::MetricsLog(const std::string& path, bool resume, int64_t resumeStep) : path_(path) {
@@ -31,7 +32,9 @@ MetricsLog::MetricsLog(const std::string& path, bool resume, int64_t resumeStep)
     while (std::getline(in, line)) {
       if (line.empty()) continue;
       const int64_t step = std::atoll(line.c_str());
-      if (step <= resumeStep) kept += line + "\n";
+      if (step > resumeStep) continue;
+      const bool old = std::count(line.begin(), line.end(), ',') == 8;  // no workers column yet
+      kept += line + (old ? ",1\n" : "\n");
     }
   }
   writeTextFileAtomically(path, kept);
@@ -40,9 +43,10 @@ MetricsLog::MetricsLog(const std::string& path, bool resume, int64_t resumeStep)
 }
 
 void MetricsLog::append(const MetricsRow& r) {
-  out_ << fmt::format("{},{},{},{},{},{},{},{},{}\n", r.step, r.epoch, field(r.trainLoss, 6), field(r.validLoss, 6),
-                      field(r.validPerplexity, 4), field(r.validBleu, 2), fmt::format("{:.6g}", r.learningRate),
-                      field(r.tokensPerSecond, 1), field(r.elapsedSeconds, 1));
+  out_ << fmt::format("{},{},{},{},{},{},{},{},{},{}\n", r.step, r.epoch, field(r.trainLoss, 6),
+                      field(r.validLoss, 6), field(r.validPerplexity, 4), field(r.validBleu, 2),
+                      fmt::format("{:.6g}", r.learningRate), field(r.tokensPerSecond, 1), field(r.elapsedSeconds, 1),
+                      r.workers);
   out_.flush();
 }
 

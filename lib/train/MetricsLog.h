@@ -17,10 +17,12 @@ struct MetricsRow {
   double learningRate = 0.0;
   double tokensPerSecond = 0.0;  // source + target tokens (no padding) since the previous row
   double elapsedSeconds = 0.0;   // training time so far
+  int workers = 1;               // processes training together (tokens/s is theirs together)
 };
 
 // metrics.csv in a model directory. A fresh log writes the header; a resumed one first drops
-// rows after the checkpoint's step (written after the last save), then appends.
+// rows after the checkpoint's step (written after the last save), then appends. Rows of logs
+// written before the workers column existed get workers = 1 (they were one process).
 class MetricsLog {
  public:
   MetricsLog(const std::string& path, bool resume, int64_t resumeStep);

@@ -92,6 +92,7 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
   row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1));
   row.tokensPerSecond = state_.windowTokensPerSecond();
   row.elapsedSeconds = state_.elapsedSeconds;
+  row.workers = peers_.size();
   if (metrics_) metrics_->append(row);
   if (!progress_.terminal() && !validation)
     progress_.message(fmt::format("step {} epoch {}: train loss {:.4f}, lr {:.3g}, {:.0f} tokens/s{}, {}", row.step,

@@ -28,7 +28,7 @@ for f in config.ini source.model target.model best.pt last.pt metrics.csv; do
   [ -s "run/$f" ] || fail "run/$f missing"
 done
 [ ! -e run/last.pt.tmp ] || fail "temporary checkpoint left behind"
-expect_line "$(head -1 run/metrics.csv)" "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s"
+expect_line "$(head -1 run/metrics.csv)" "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s,workers"
 first=$(metric run/metrics.csv 10 3) last=$(metric run/metrics.csv 120 3)
 awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a / 2) }' || fail "train loss did not halve: $first -> $last"
 bleu=$(metric run/metrics.csv 120 6)

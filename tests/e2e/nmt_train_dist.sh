@@ -28,6 +28,7 @@ expect_contains "$ERR" "each shared by 2 workers"
 expect_contains "$ERR" "tokens/s (2 workers)"  # the log line off a terminal: global tokens/s
 [ "$(grep -c 'validation:' <<< "$ERR")" -eq "$validations" ] || fail "rank 0 alone should report: $ERR"
 expect_line "$(losses two)" "$(losses one)"
+expect_line "$(cut -d, -f10 two/metrics.csv | sort -u | tr '\n' ' ')" "2 workers "  # every row, and the header
 expect_contains "$(cat two/config.ini)" "; 2 workers"
 for f in best.pt last.pt source.model target.model config.ini; do [ -s "two/$f" ] || fail "two/$f missing"; done
 T=("$BIN/nmt-translate" --input valid.src --scores --device cpu)

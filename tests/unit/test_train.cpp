@@ -236,11 +236,28 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
       log.append(row);
     }
   }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0\n" +
-                             "20,1,2.500000,,,,0.001,100.0,1.0\n30,1,2.500000,,,,0.001,100.0,1.0\n");
+  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+                             "20,1,2.500000,,,,0.001,100.0,1.0,1\n30,1,2.500000,,,,0.001,100.0,1.0,1\n");
   { MetricsLog resumed(path, true, 20); }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0\n" +
-                             "20,1,2.500000,,,,0.001,100.0,1.0\n");
+  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+                             "20,1,2.500000,,,,0.001,100.0,1.0,1\n");
+  // a log from before the workers column: its rows get workers 1, new rows say how many
+  nmt::test::writeFile(path, "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s\n"
+                             "10,1,2.500000,,,,0.001,100.0,1.0\n20,1,2.500000,,,,0.001,100.0,1.0\n");
+  {
+    MetricsLog resumed(path, true, 10);
+    MetricsRow row;
+    row.step = 20;
+    row.epoch = 1;
+    row.trainLoss = row.validLoss = row.validPerplexity = row.validBleu = std::nan("");
+    row.learningRate = 0.001;
+    row.tokensPerSecond = 200;
+    row.elapsedSeconds = 2;
+    row.workers = 2;
+    resumed.append(row);
+  }
+  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+                             "20,1,,,,,0.001,200.0,2.0,2\n");
   { MetricsLog fresh(path, false, 0); }
   CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n");
 }
