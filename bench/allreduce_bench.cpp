@@ -39,7 +39,6 @@ int main(int argc, char* argv[]) {
     const auto parameters = model->parameters();
     std::size_t bytes = 0;
     for (const auto& p : parameters) bytes += static_cast<std::size_t>(p.numel()) * p.element_size();
-    for (auto& p : parameters) p.mutable_grad() = torch::ones_like(p);
     const auto buckets = dist::gradientBuckets(parameters, std::size_t{25} << 20);
     fmt::print("model: rnn preset, {:.1f}M parameters, {:.1f} MB of gradients per step in {} buckets of at most 25 MB\n",
                model->parameterCount() / 1e6, bytes / 1e6, buckets.size());

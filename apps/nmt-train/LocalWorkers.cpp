@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <csignal>
 #include <cstring>
 #include <thread>
@@ -54,13 +56,14 @@ std::vector<std::string> withoutProcessesOption(int argc, const char* const argv
 
 int runLocalWorkers(int processes, const std::vector<std::string>& arguments) {
   const int port = freeLoopbackPort();
+  // the parent's environment without the variables each worker gets its own of
+  static const char* const kWorkerVariables[] = {"MASTER_ADDR=", "MASTER_PORT=", "RANK=", "WORLD_SIZE=", "LOCAL_RANK="};
   std::vector<std::string> environment;
   for (char** e = environ; *e; ++e) {
     const std::string v = *e;
-    for (const char* name : {"MASTER_ADDR=", "MASTER_PORT=", "RANK=", "WORLD_SIZE=", "LOCAL_RANK="})
-      if (v.rfind(name, 0) == 0) goto skip;
-    environment.push_back(v);
-  skip:;
+    if (std::none_of(std::begin(kWorkerVariables), std::end(kWorkerVariables),
+                     [&](const char* name) { return v.rfind(name, 0) == 0; }))
+      environment.push_back(v);
   }
   struct sigaction action {};
   action.sa_handler = onSignal;

@@ -3,6 +3,21 @@
 #include <torch/torch.h>
 
 namespace nmt::dist {
+namespace {
+
+// Hands each parameter of a bucket its part of the bucket's flat tensor, shaped like it.
+template <typename Assign>
+void unflatten(const at::Tensor& flat, const std::vector<std::size_t>& bucket, const std::vector<at::Tensor>& parameters,
+               Assign assign) {
+  int64_t offset = 0;
+  for (std::size_t i : bucket) {
+    const auto& p = parameters[i];
+    assign(const_cast<at::Tensor&>(p), flat.narrow(0, offset, p.numel()).view_as(p));
+    offset += p.numel();
+  }
+}
+
+}  // namespace
 
 std::vector<std::vector<std::size_t>> gradientBuckets(const std::vector<at::Tensor>& parameters, std::size_t bucketBytes) {
   std::vector<std::vector<std::size_t>> buckets;
@@ -45,17 +60,12 @@ std::vector<double> averageGradients(WorkerGroup& group, const std::vector<at::T
   const auto sums = flats[0].narrow(0, flats[0].numel() - n, n).to(torch::kCPU, torch::kDouble);
   std::vector<double> totals(sums.data_ptr<double>(), sums.data_ptr<double>() + n);
   const double globalTokens = totals[0];
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    int64_t offset = 0;
-    const auto flat = globalTokens > 0 ? flats[b] / globalTokens : flats[b];
-    for (std::size_t i : buckets[b]) {
-      auto& p = const_cast<at::Tensor&>(parameters[i]);
-      const auto part = flat.narrow(0, offset, p.numel()).view_as(p);
-      if (p.grad().defined()) p.mutable_grad().copy_(part);
-      else p.mutable_grad() = part.clone();
-      offset += p.numel();
-    }
-  }
+  for (std::size_t b = 0; b < buckets.size(); ++b)
+    unflatten(globalTokens > 0 ? flats[b] / globalTokens : flats[b], buckets[b], parameters,
+              [](at::Tensor& p, const at::Tensor& part) {
+                if (p.grad().defined()) p.mutable_grad().copy_(part);
+                else p.mutable_grad() = part.clone();
+              });
   return totals;
 }
 
@@ -69,14 +79,8 @@ void broadcastParameters(WorkerGroup& group, const std::vector<at::Tensor>& para
     flats.push_back(torch::cat(pieces));
   }
   group.broadcastFromFirst(flats);
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    int64_t offset = 0;
-    for (std::size_t i : buckets[b]) {
-      auto p = parameters[i].detach();
-      p.copy_(flats[b].narrow(0, offset, p.numel()).view_as(p));
-      offset += p.numel();
-    }
-  }
+  for (std::size_t b = 0; b < buckets.size(); ++b)
+    unflatten(flats[b], buckets[b], parameters, [](at::Tensor& p, const at::Tensor& part) { p.detach().copy_(part); });
 }
 
 }  // namespace nmt::dist

@@ -197,10 +197,9 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
   }
   // The step's one wait for the device (one process): loss and gradient norm come back together.
   // The norm is computed only where clipping or fp16's overflow check needs it.
-  const auto device = model_->parameters().front().device();
   const auto norm = options_.clipNorm > 0.0 || scaler_.enabled()
-                        ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(device)
-                        : torch::zeros({}, torch::TensorOptions().device(device));
+                        ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(device_)
+                        : torch::zeros({}, torch::TensorOptions().device(device_));
   const auto lossOnDevice = peers_.size() > 1 ? torch::full({}, globalLoss, norm.options()) : loss.detach();
   const auto host = torch::stack({lossOnDevice.to(torch::kFloat), norm.to(torch::kFloat)}).cpu();
   return {host[0].item<double>(), host[1].item<double>(), globalTokens, globalBatchTokens};
