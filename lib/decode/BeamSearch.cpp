@@ -89,15 +89,14 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   const auto device = batch.source.device();
   const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  auto& decoder = model->decoder();
-  const auto fullMemory = decoder->prepare(encoded);
+  const auto fullMemory = model->prepareDecoder(encoded);
   const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
 
   std::vector<SentenceSearch> searches(B);
   for (int64_t r = 0; r < B; ++r) searches[r].limit = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
 
   // Live rows are the live beams of the sentences still searching, sentence by sentence.
-  RecurrentState state = encoded.initialState;  // one row per sentence at first
+  DecoderState state = model->initialDecoderState(encoded);  // one row per sentence at first
   std::vector<int64_t> rowSentence(B);
   for (int64_t r = 0; r < B; ++r) rowSentence[r] = r;
   std::vector<int64_t> memoryRows;  // the rows `memory` was selected for
@@ -124,7 +123,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       }
       active.push_back(s);
     }
-    auto step = decoder->step(torch::tensor(last, torch::kInt64).to(device), state, memory);
+    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory);
     step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
     const int64_t V = step.logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());

@@ -11,8 +11,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   const int64_t rows = batch.source.size(0);
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  auto& decoder = model->decoder();
-  DecoderMemory memory = decoder->prepare(encoded);
+  DecoderMemory memory = model->prepareDecoder(encoded);
 
   std::vector<int64_t> limit(rows);
   int64_t longest = 0;
@@ -26,13 +25,13 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   auto alive = torch::arange(rows, longOptions);  // the batch rows still decoding
   auto aliveLimits = torch::tensor(limit, torch::kInt64).to(device);
 
-  RecurrentState state = encoded.initialState;
+  DecoderState state = model->initialDecoderState(encoded);
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
   const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
-    auto step = decoder->step(previous, state, memory);
+    auto step = model->decodeStep(previous, state, memory);
     // never <pad> or <s>: they are not words (and an early model may rank them first)
     step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
     auto [best, next] = step.logProbs.max(-1);

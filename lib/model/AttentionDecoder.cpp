@@ -20,7 +20,7 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
-  return {encoded.outputs, attention_->projectKeys(encoded.outputs), encoded.mask};
+  return {encoded.outputs, attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> AttentionDecoderImpl::advance(
@@ -49,10 +49,12 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   return torch::nn::functional::linear(pre, embedding_->weight);
 }
 
-DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const RecurrentState& state,
+DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                        const DecoderMemory& memory) {
-  auto [hidden, context, embedded, weights, next] = advance(previousTokens, state, memory);
-  return {torch::log_softmax(logits(hidden, context, embedded), -1), next, weights};
+  auto [hidden, context, embedded, weights, next] = advance(previousTokens, state.recurrent, memory);
+  DecoderState after;
+  after.recurrent = next;
+  return {torch::log_softmax(logits(hidden, context, embedded), -1), after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
@@ -85,18 +87,6 @@ DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, co
                              ? logits(torch::stack(hiddens, 1), torch::stack(contexts, 1), torch::stack(embeddeds, 1))
                              : torch::stack(stepLogits, 1);
   return {torch::log_softmax(allLogits, -1), torch::stack(weightsPerStep, 1), torch::stack(inputs, 1)};
-}
-
-RecurrentState selectRows(const RecurrentState& state, const torch::Tensor& rows) {
-  RecurrentState out;
-  out.h = state.h.index_select(1, rows);
-  if (state.c.defined()) out.c = state.c.index_select(1, rows);
-  return out;
-}
-
-DecoderMemory selectRows(const DecoderMemory& memory, const torch::Tensor& rows) {
-  return {memory.values.index_select(0, rows), memory.projectedKeys.index_select(0, rows),
-          memory.mask.index_select(0, rows)};
 }
 
 }  // namespace nmt

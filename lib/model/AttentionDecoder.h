@@ -1,31 +1,12 @@
 #pragma once
 
 #include "model/BahdanauAttention.h"
-#include "model/EncoderOutput.h"
+#include "model/DecoderState.h"
 #include "model/ModelConfig.h"
 
 #include <torch/torch.h>
 
 namespace nmt {
-
-// The encoder side as every decoder step reads it; keys are projected once per batch.
-struct DecoderMemory {
-  torch::Tensor values;         // [B, S, D] encoder outputs
-  torch::Tensor projectedKeys;  // [B, S, A] = U * values
-  torch::Tensor mask;           // [B, S] bool
-};
-
-struct DecoderStep {
-  torch::Tensor logProbs;   // [B, V]
-  RecurrentState state;     // after this step
-  torch::Tensor attention;  // [B, S]
-};
-
-struct DecoderOutput {
-  torch::Tensor logProbs;   // [B, T, V]
-  torch::Tensor attention;  // [B, T, S]
-  torch::Tensor inputs;     // [B, T] the tokens actually fed at each step
-};
 
 // Bahdanau attention decoder: the cell (GRU or LSTM) reads [embedding; context], with the
 // previous top-layer hidden state as the attention query; the output layer reads
@@ -37,7 +18,7 @@ class AttentionDecoderImpl : public torch::nn::Module {
   DecoderMemory prepare(const EncoderOutput& encoded);
 
   // One step for decoding: previousTokens [B] int64.
-  DecoderStep step(const torch::Tensor& previousTokens, const RecurrentState& state, const DecoderMemory& memory);
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per
@@ -61,10 +42,5 @@ class AttentionDecoderImpl : public torch::nn::Module {
   torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
 };
 TORCH_MODULE(AttentionDecoder);
-
-// The given rows of a batch's decoder state and memory, in that order: searches reorder rows
-// (beams) and drop the rows that have finished.
-RecurrentState selectRows(const RecurrentState& state, const torch::Tensor& rows);
-DecoderMemory selectRows(const DecoderMemory& memory, const torch::Tensor& rows);
 
 }  // namespace nmt

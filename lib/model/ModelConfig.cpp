@@ -9,6 +9,7 @@ namespace {
 
 std::map<std::string, std::string> asMap(const ModelConfig& c) {
   return {{"encoder", c.encoder},
+          {"decoder", c.decoder},
           {"cell", c.cell},
           {"sourceVocab", std::to_string(c.sourceVocab)},
           {"targetVocab", std::to_string(c.targetVocab)},
@@ -20,7 +21,8 @@ std::map<std::string, std::string> asMap(const ModelConfig& c) {
           {"heads", std::to_string(c.heads)},
           {"feedForwardSize", std::to_string(c.feedForwardSize)},
           {"dropout", std::to_string(c.dropout)},
-          {"tieTargetEmbeddings", c.tieTargetEmbeddings ? "true" : "false"}};
+          {"tieTargetEmbeddings", c.tieTargetEmbeddings ? "true" : "false"},
+          {"shareEmbeddings", c.shareEmbeddings ? "true" : "false"}};
 }
 
 int64_t toInt(const std::string& key, const std::string& value) {
@@ -58,6 +60,7 @@ ModelConfig ModelConfig::fromText(const std::string& text) {
     if (eq == std::string::npos) throw InputError("model config: malformed line '" + line + "'");
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     if (key == "encoder") c.encoder = value;
+    else if (key == "decoder") c.decoder = value;
     else if (key == "cell") c.cell = value;
     else if (key == "sourceVocab") c.sourceVocab = toInt(key, value);
     else if (key == "targetVocab") c.targetVocab = toInt(key, value);
@@ -70,6 +73,7 @@ ModelConfig ModelConfig::fromText(const std::string& text) {
     else if (key == "feedForwardSize") c.feedForwardSize = toInt(key, value);
     else if (key == "dropout") c.dropout = std::stod(value);
     else if (key == "tieTargetEmbeddings") c.tieTargetEmbeddings = toBool(key, value);
+    else if (key == "shareEmbeddings") c.shareEmbeddings = toBool(key, value);
     else throw InputError("model config: unknown key '" + key + "'");
   }
   c.validate();
@@ -82,6 +86,15 @@ void ModelConfig::validate() const {
   };
   if (encoder != "rnn" && encoder != "transformer")
     throw InputError("model config: encoder must be rnn or transformer, not '" + encoder + "'");
+  if (decoder != "rnn" && decoder != "transformer")
+    throw InputError("model config: decoder must be rnn or transformer, not '" + decoder + "'");
+  if (decoder == "transformer" && encoder != "transformer")
+    throw InputError("model config: the transformer decoder needs the transformer encoder");
+  if (shareEmbeddings && decoder != "transformer")
+    throw InputError("model config: shared source and target embeddings need the transformer decoder");
+  if (shareEmbeddings && sourceVocab != targetVocab)
+    throw InputError("model config: shared embeddings need one joint vocabulary, but sourceVocab is " +
+                     std::to_string(sourceVocab) + " and targetVocab " + std::to_string(targetVocab));
   if (cell != "gru" && cell != "lstm") throw InputError("model config: cell must be gru or lstm, not '" + cell + "'");
   positive("sourceVocab", sourceVocab);
   positive("targetVocab", targetVocab);

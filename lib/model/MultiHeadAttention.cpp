@@ -1,6 +1,7 @@
 #include "model/MultiHeadAttention.h"
 
 #include <cmath>
+#include <limits>
 
 namespace nmt {
 
@@ -14,21 +15,40 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t dim, int64_t heads, doubl
   dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 
+torch::Tensor MultiHeadAttentionImpl::splitHeads(const torch::Tensor& x) const {
+  return x.view({x.size(0), x.size(1), heads_, headDim_}).transpose(1, 2);
+}
+
+std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValues(const torch::Tensor& key,
+                                                                                  const torch::Tensor& value) {
+  return {splitHeads(keyProjection(key)), splitHeads(valueProjection(value))};
+}
+
+std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,
+                                                                        const torch::Tensor& keys,
+                                                                        const torch::Tensor& values,
+                                                                        const torch::Tensor& keyMask, bool causal) {
+  const int64_t B = query.size(0), Sq = query.size(1), Sk = keys.size(2);
+  const auto q = splitHeads(queryProjection(query));  // [B, H, Sq, dk]
+  auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
+  const double minusInfinity = -std::numeric_limits<float>::infinity();
+  if (keyMask.defined()) scores = scores.masked_fill(keyMask.logical_not().view({B, 1, 1, Sk}), minusInfinity);
+  if (causal) {
+    const auto future = torch::ones({Sq, Sk}, keys.options().dtype(torch::kBool)).triu(Sk - Sq + 1);
+    scores = scores.masked_fill(future, minusInfinity);
+  }
+  const auto weights = torch::softmax(scores, -1);
+  const auto heads = torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
+  const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
+  return {outputProjection(joined), weights};
+}
+
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::forward(const torch::Tensor& query,
                                                                          const torch::Tensor& key,
                                                                          const torch::Tensor& value,
-                                                                         const torch::Tensor& keyMask) {
-  const int64_t B = query.size(0), Sq = query.size(1), Sk = key.size(1);
-  auto split = [&](const torch::Tensor& x, int64_t S) { return x.view({B, S, heads_, headDim_}).transpose(1, 2); };
-  const auto q = split(queryProjection(query), Sq);  // [B, H, Sq, dk]
-  const auto k = split(keyProjection(key), Sk);
-  const auto v = split(valueProjection(value), Sk);
-  auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
-  scores = scores.masked_fill(keyMask.logical_not().view({B, 1, 1, Sk}), -std::numeric_limits<float>::infinity());
-  const auto weights = torch::softmax(scores, -1);
-  const auto heads = torch::matmul(dropout_(weights), v);  // [B, H, Sq, dk]
-  const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
-  return {outputProjection(joined), weights};
+                                                                         const torch::Tensor& keyMask, bool causal) {
+  const auto [keys, values] = projectKeysValues(key, value);
+  return attend(query, keys, values, keyMask, causal);
 }
 
 }  // namespace nmt

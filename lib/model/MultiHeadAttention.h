@@ -2,23 +2,37 @@
 
 #include <torch/torch.h>
 
+#include <utility>
+
 namespace nmt {
 
 // Multi-head scaled dot-product attention, written out so that per-head weights can be read:
 // per-head projections of Q, K, V, softmax(Q K^T / sqrt(d_k)) V with padded keys masked,
-// heads concatenated, then W_O.
+// heads concatenated, then W_O. The projected keys and values can be made once and attended to
+// many times (a decoder's cross-attention over the encoder, its self-attention cache).
 class MultiHeadAttentionImpl : public torch::nn::Module {
  public:
   MultiHeadAttentionImpl(int64_t dim, int64_t heads, double dropout = 0.0);
 
-  // query [B, Sq, d], key/value [B, Sk, d], keyMask [B, Sk] bool (true = real token)
-  // -> (output [B, Sq, d], weights [B, H, Sq, Sk])
+  // query [B, Sq, d], key/value [B, Sk, d], keyMask [B, Sk] bool (true = real token; undefined:
+  // all real). causal: query i sees only keys up to its own position, the queries being the last
+  // Sq of the Sk positions. -> (output [B, Sq, d], weights [B, H, Sq, Sk])
   std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor& query, const torch::Tensor& key,
-                                                   const torch::Tensor& value, const torch::Tensor& keyMask);
+                                                   const torch::Tensor& value, const torch::Tensor& keyMask,
+                                                   bool causal = false);
+
+  // key/value [B, Sk, d] -> W_K key, W_V value split into heads: [B, H, Sk, dk] each.
+  std::pair<torch::Tensor, torch::Tensor> projectKeysValues(const torch::Tensor& key, const torch::Tensor& value);
+  // forward() over keys and values that projectKeysValues made.
+  std::tuple<torch::Tensor, torch::Tensor> attend(const torch::Tensor& query, const torch::Tensor& keys,
+                                                  const torch::Tensor& values, const torch::Tensor& keyMask,
+                                                  bool causal = false);
 
   torch::nn::Linear queryProjection{nullptr}, keyProjection{nullptr}, valueProjection{nullptr}, outputProjection{nullptr};
 
  private:
+  torch::Tensor splitHeads(const torch::Tensor& x) const;  // [B, S, d] -> [B, H, S, dk]
+
   int64_t dim_, heads_, headDim_;
   torch::nn::Dropout dropout_{nullptr};
 };

@@ -14,11 +14,11 @@ torch::Tensor sinusoidalPositions(int64_t length, int64_t dim, const torch::Tens
   return table.to(options.has_dtype() ? options.dtype().toScalarType() : torch::kFloat32);
 }
 
-torch::Tensor PositionalEncodingImpl::forward(const torch::Tensor& x) {
-  const int64_t length = x.size(1);
+torch::Tensor PositionalEncodingImpl::forward(const torch::Tensor& x, int64_t offset) {
+  const int64_t length = offset + x.size(1);
   if (!table_.defined() || table_.size(0) < length || table_.device() != x.device() || table_.dtype() != x.dtype())
     table_ = sinusoidalPositions(std::max<int64_t>(length, 256), dim_, x.options());
-  return x + table_.narrow(0, 0, length).unsqueeze(0);
+  return x + table_.narrow(0, offset, x.size(1)).unsqueeze(0);
 }
 
 }  // namespace nmt

@@ -7,11 +7,12 @@ namespace nmt {
 // Sinusoidal positions: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)).
 torch::Tensor sinusoidalPositions(int64_t length, int64_t dim, const torch::TensorOptions& options = {});
 
-// Adds the encoding to [B, S, d] inputs; the table grows on demand and follows the input's device and dtype.
+// Adds the encoding of positions offset .. offset + S - 1 to [B, S, d] inputs (a decoder step passes
+// its position as the offset); the table grows on demand and follows the input's device and dtype.
 class PositionalEncodingImpl : public torch::nn::Module {
  public:
   explicit PositionalEncodingImpl(int64_t dim) : dim_(dim) {}
-  torch::Tensor forward(const torch::Tensor& x);
+  torch::Tensor forward(const torch::Tensor& x, int64_t offset = 0);
 
  private:
   int64_t dim_;

@@ -20,7 +20,12 @@ Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
     transformerEncoder_ = register_module("encoder", TransformerEncoder(config_));
     encoderOutputSize = transformerEncoder_->outputSize();
   }
-  decoder_ = register_module("decoder", AttentionDecoder(config_, encoderOutputSize));
+  if (config_.decoder == "rnn") {
+    rnnDecoder_ = register_module("decoder", AttentionDecoder(config_, encoderOutputSize));
+  } else {
+    auto shared = config_.shareEmbeddings ? transformerEncoder_->embedding() : torch::nn::Embedding(nullptr);
+    transformerDecoder_ = register_module("decoder", TransformerDecoder(config_, shared));
+  }
 }
 
 EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask) {
@@ -29,8 +34,30 @@ EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tens
 
 DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
   const auto encoded = encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  const auto input = batch.target.narrow(1, 0, batch.target.size(1) - 1);
-  return decoder_(input, encoded, teacherForcingRatio);
+  return decode(batch.target.narrow(1, 0, batch.target.size(1) - 1), encoded, teacherForcingRatio);
+}
+
+DecoderOutput Seq2SeqImpl::decode(const torch::Tensor& targetInput, const EncoderOutput& encoded,
+                                  double teacherForcingRatio) {
+  return rnnDecoder_ ? rnnDecoder_(targetInput, encoded, teacherForcingRatio)
+                     : transformerDecoder_(targetInput, encoded, teacherForcingRatio);
+}
+
+DecoderMemory Seq2SeqImpl::prepareDecoder(const EncoderOutput& encoded) {
+  return rnnDecoder_ ? rnnDecoder_->prepare(encoded) : transformerDecoder_->prepare(encoded);
+}
+
+DecoderState Seq2SeqImpl::initialDecoderState(const EncoderOutput& encoded) {
+  if (transformerDecoder_) return transformerDecoder_->initialState(encoded.outputs.size(0), encoded.outputs.options());
+  DecoderState state;
+  state.recurrent = encoded.initialState;
+  return state;
+}
+
+DecoderStep Seq2SeqImpl::decodeStep(const torch::Tensor& previousTokens, const DecoderState& state,
+                                    const DecoderMemory& memory) {
+  return rnnDecoder_ ? rnnDecoder_->step(previousTokens, state, memory)
+                     : transformerDecoder_->step(previousTokens, state, memory);
 }
 
 int64_t Seq2SeqImpl::parameterCount() const {
@@ -43,7 +70,7 @@ double Seq2SeqImpl::embeddingStd(const std::string& name) const {
   const double small = 1.0 / std::sqrt(static_cast<double>(config_.embeddingSize));
   const bool source = name.rfind("encoder.", 0) == 0;
   if (source) return config_.encoder == "transformer" ? small : 1.0;
-  return config_.tieTargetEmbeddings ? small : 1.0;
+  return config_.tieTargetEmbeddings || config_.decoder == "transformer" ? small : 1.0;
 }
 
 void Seq2SeqImpl::initialize() {

@@ -4,6 +4,7 @@
 #include "model/AttentionDecoder.h"
 #include "model/ModelConfig.h"
 #include "model/RnnEncoder.h"
+#include "model/TransformerDecoder.h"
 #include "model/TransformerEncoder.h"
 
 #include <torch/torch.h>
@@ -12,8 +13,9 @@
 
 namespace nmt {
 
-// An encoder (RNN or Transformer, by config.encoder) composed with the Bahdanau attention
-// decoder, built from a ModelConfig.
+// An encoder (RNN or Transformer, by config.encoder) composed with a decoder (the Bahdanau
+// attention RNN or the Transformer, by config.decoder), built from a ModelConfig. Searches and
+// training reach the decoder through this class, so they work with either.
 class Seq2SeqImpl : public torch::nn::Module {
  public:
   explicit Seq2SeqImpl(const ModelConfig& config);
@@ -21,10 +23,18 @@ class Seq2SeqImpl : public torch::nn::Module {
   EncoderOutput encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
   // Teacher-forced pass over a batch: feeds target[:, :-1], predicts target[:, 1:].
   DecoderOutput forward(const Batch& batch, double teacherForcingRatio = 1.0);
+  // The same over a given decoder input [B, T] (starting with <s>).
+  DecoderOutput decode(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
 
-  AttentionDecoder& decoder() { return decoder_; }
+  // Step-by-step decoding: prepare the memory once, start from initialDecoderState, then step.
+  DecoderMemory prepareDecoder(const EncoderOutput& encoded);
+  DecoderState initialDecoderState(const EncoderOutput& encoded);
+  DecoderStep decodeStep(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
+
   // The Transformer encoder, for reading its self-attention; null for the RNN encoder.
   TransformerEncoder& transformerEncoder() { return transformerEncoder_; }
+  // The Transformer decoder, for reading its attention; null for the RNN decoder.
+  TransformerDecoder& transformerDecoder() { return transformerDecoder_; }
   const ModelConfig& config() const { return config_; }
   int64_t parameterCount() const;
 
@@ -35,15 +45,16 @@ class Seq2SeqImpl : public torch::nn::Module {
  private:
   // Embeddings the model reads as they are get PyTorch's N(0, 1): with N(0, 1/E) an RNN
   // learned several times more slowly per step (validation BLEU after one Multi30k epoch 4.4
-  // instead of 15.1). Two keep standard deviation 1/sqrt(E): the Transformer's source
-  // embedding, which its encoder multiplies by sqrt(E), and a target embedding tied to the
-  // output layer, whose logits would start ~sqrt(E) times too large (README, Results).
+  // instead of 15.1). Some keep standard deviation 1/sqrt(E): the Transformer's
+  // embeddings, which its encoder and decoder multiply by sqrt(E), and a target embedding tied to
+  // the output layer, whose logits would start ~sqrt(E) times too large (README, Results).
   double embeddingStd(const std::string& name) const;
 
   ModelConfig config_;
   RnnEncoder rnnEncoder_{nullptr};
   TransformerEncoder transformerEncoder_{nullptr};
-  AttentionDecoder decoder_{nullptr};
+  AttentionDecoder rnnDecoder_{nullptr};
+  TransformerDecoder transformerDecoder_{nullptr};
 };
 TORCH_MODULE(Seq2Seq);
 

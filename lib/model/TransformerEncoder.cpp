@@ -34,9 +34,11 @@ TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config) : conf
   for (int64_t i = 0; i < config.layers; ++i)
     layers_->push_back(TransformerEncoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  const int64_t decoderStates = config.decoderDepth() * config.hiddenSize;
-  bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, decoderStates));
-  if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
+  if (config.decoder == "rnn") {  // the Transformer decoder starts from nothing but the outputs
+    const int64_t decoderStates = config.decoderDepth() * config.hiddenSize;
+    bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, decoderStates));
+    if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
+  }
 }
 
 EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& /*lengths*/,
@@ -50,6 +52,7 @@ EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const
   }
   const auto maskF = mask.unsqueeze(-1).to(x.dtype());
   const auto outputs = finalNorm_(x) * maskF;  // zero at padded positions
+  if (!bridgeH_) return {outputs, mask, {}};
   const auto mean = outputs.sum(1) / maskF.sum(1).clamp_min(1.0);  // [B, d]
   const int64_t B = source.size(0);
   auto layered = [&](torch::nn::Linear& bridge) {

@@ -27,7 +27,7 @@ class TransformerEncoderLayerImpl : public torch::nn::Module {
 };
 TORCH_MODULE(TransformerEncoderLayer);
 
-// Embedding * sqrt(d) + sinusoidal positions, N self-attention layers, a final LayerNorm. The
+// Embedding * sqrt(d) + sinusoidal positions, N self-attention layers, a final LayerNorm. An RNN
 // decoder's initial state comes from the masked mean of the outputs through a linear + tanh bridge.
 class TransformerEncoderImpl : public torch::nn::Module {
  public:
@@ -40,6 +40,7 @@ class TransformerEncoderImpl : public torch::nn::Module {
   void keepAttention(bool keep) { keep_ = keep; }
 
   int64_t outputSize() const { return config_.embeddingSize; }
+  torch::nn::Embedding& embedding() { return embedding_; }
 
  private:
   ModelConfig config_;

@@ -62,11 +62,11 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
         const auto out = model->forward(batch);
         CHECK(out.logProbs.sizes() == torch::IntArrayRef({B, T, 22}));
         CHECK(out.attention.sizes() == torch::IntArrayRef({B, T, S}));
-        const auto memory = model->decoder()->prepare(encoded);
-        const auto step = model->decoder()->step(batch.target.select(1, 0), encoded.initialState, memory);
+        const auto memory = model->prepareDecoder(encoded);
+        const auto step = model->decodeStep(batch.target.select(1, 0), model->initialDecoderState(encoded), memory);
         CHECK(step.logProbs.sizes() == torch::IntArrayRef({B, 22}));
         CHECK(step.attention.sizes() == torch::IntArrayRef({B, S}));
-        CHECK(step.state.h.sizes() == torch::IntArrayRef({2, B, 12}));
+        CHECK(step.state.recurrent.h.sizes() == torch::IntArrayRef({2, B, 12}));
         // log-probabilities: each row exponentiates to a distribution
         CHECK(torch::allclose(out.logProbs.exp().sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
       }
@@ -167,11 +167,13 @@ TEST_CASE("gradients reach every parameter") {
   }
 }
 
-TEST_CASE("a small model of each encoder learns to reverse sequences") {
-  for (const auto& [encoder, cell] : std::vector<std::pair<std::string, std::string>>{
-           {"rnn", "gru"}, {"rnn", "lstm"}, {"transformer", "gru"}}) {
+TEST_CASE("a small model of each architecture learns to reverse sequences") {
+  for (const auto& [encoder, decoder, cell] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"rnn", "rnn", "gru"}, {"rnn", "rnn", "lstm"}, {"transformer", "rnn", "gru"},
+           {"transformer", "transformer", "gru"}}) {
     torch::manual_seed(6);
     ModelConfig config = smallConfig(cell, true, encoder == "transformer" ? 2 : 1, encoder);
+    config.decoder = decoder;
     config.heads = 4;
     config.feedForwardSize = 64;
     config.sourceVocab = config.targetVocab = 14;
@@ -210,13 +212,13 @@ TEST_CASE("a small model of each encoder learns to reverse sequences") {
     std::iota(all.begin(), all.end(), 0);
     const Batch batch = makeBatch(heldOut, all, kCpu);
     const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-    const auto memory = model->decoder()->prepare(encoded);
-    RecurrentState state = encoded.initialState;
+    const auto memory = model->prepareDecoder(encoded);
+    DecoderState state = model->initialDecoderState(encoded);
     auto previous = torch::full({static_cast<int64_t>(all.size())}, SpecialIds::kBos, torch::kInt64);
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
     int64_t correct = 0, total = 0;
     for (int64_t t = 0; t < gold.size(1); ++t) {
-      auto step = model->decoder()->step(previous, state, memory);
+      auto step = model->decodeStep(previous, state, memory);
       state = step.state;
       previous = step.logProbs.argmax(-1);
       const auto real = gold.select(1, t).ne(SpecialIds::kPad);
@@ -224,8 +226,8 @@ TEST_CASE("a small model of each encoder learns to reverse sequences") {
       total += real.sum().item<int64_t>();
     }
     const double accuracy = static_cast<double>(correct) / total;
-    INFO(encoder, " ", cell, " token accuracy ", accuracy);
-    MESSAGE(encoder, " ", cell, " reversal token accuracy ", accuracy);
+    INFO(encoder, "/", decoder, " ", cell, " token accuracy ", accuracy);
+    MESSAGE(encoder, "/", decoder, " ", cell, " reversal token accuracy ", accuracy);
     CHECK(accuracy >= 0.95);
   }
 }

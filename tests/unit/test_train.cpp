@@ -452,15 +452,15 @@ TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limi
     const auto source = batch.source.narrow(0, r, 1);
     const auto length = batch.sourceLengths.narrow(0, r, 1);
     const auto encoded = model->encode(source, length, batch.sourceMask.narrow(0, r, 1));
-    const auto memory = model->decoder()->prepare(encoded);
-    auto state = encoded.initialState;
+    const auto memory = model->prepareDecoder(encoded);
+    auto state = model->initialDecoderState(encoded);
     auto previous = torch::full({1}, SpecialIds::kBos, torch::kInt64);
     std::vector<int> expected;
     double score = 0.0;
     const int64_t limit = length.item<int64_t>() + 2;
     bool finished = false;
     for (int64_t t = 0; t < limit; ++t) {
-      auto step = model->decoder()->step(previous, state, memory);
+      auto step = model->decodeStep(previous, state, memory);
       step.logProbs[0][SpecialIds::kPad] = -INFINITY;
       step.logProbs[0][SpecialIds::kBos] = -INFINITY;
       const auto id = step.logProbs.argmax(-1).item<int64_t>();

@@ -1,0 +1,131 @@
+#include "model/TransformerDecoder.h"
+
+#include "tokenization/SpecialIds.h"
+
+#include <cmath>
+
+namespace nmt {
+
+TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout) {
+  auto norm = [&](const char* name) { return register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim}))); };
+  selfAttention_ = register_module("self_attention", MultiHeadAttention(dim, heads, dropout));
+  crossAttention_ = register_module("cross_attention", MultiHeadAttention(dim, heads, dropout));
+  selfAttentionNorm_ = norm("self_attention_norm");
+  crossAttentionNorm_ = norm("cross_attention_norm");
+  feedForwardNorm_ = norm("feed_forward_norm");
+  feedForwardIn_ = register_module("feed_forward_in", torch::nn::Linear(dim, feedForward));
+  feedForwardOut_ = register_module("feed_forward_out", torch::nn::Linear(feedForward, dim));
+  dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
+}
+
+std::pair<torch::Tensor, torch::Tensor> TransformerDecoderLayerImpl::projectMemory(const torch::Tensor& encoderOutputs) {
+  return crossAttention_->projectKeysValues(encoderOutputs, encoderOutputs);
+}
+
+TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
+                                                                   const torch::Tensor& pastValues,
+                                                                   const torch::Tensor& crossKeys,
+                                                                   const torch::Tensor& crossValues,
+                                                                   const torch::Tensor& sourceMask) {
+  TransformerDecoderLayerOutput out;
+  const auto normed = selfAttentionNorm_(x);
+  auto [keys, values] = selfAttention_->projectKeysValues(normed, normed);
+  if (pastKeys.defined() && pastKeys.size(2) > 0) {
+    keys = torch::cat({pastKeys, keys}, 2);
+    values = torch::cat({pastValues, values}, 2);
+  }
+  // the target's padding needs no mask: padded positions come after every real one
+  auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, {}, /*causal=*/true);
+  auto y = x + dropout_(attended);
+  auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
+  y = y + dropout_(context);
+  y = y + dropout_(feedForwardOut_(dropout_(torch::relu(feedForwardIn_(feedForwardNorm_(y))))));
+  out.x = y;
+  out.keys = keys;
+  out.values = values;
+  out.selfWeights = selfWeights;
+  out.crossWeights = crossWeights;
+  return out;
+}
+
+TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch::nn::Embedding sharedEmbedding)
+    : config_(config) {
+  const int64_t d = config.embeddingSize;
+  if (sharedEmbedding)
+    embedding_ = sharedEmbedding;  // owned (and saved) by the encoder
+  else
+    embedding_ = register_module("embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocab, d)
+                                                                       .padding_idx(SpecialIds::kPad)));
+  positions_ = register_module("positions", PositionalEncoding(d));
+  dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
+  layers_ = register_module("layers", torch::nn::ModuleList());
+  for (int64_t i = 0; i < config.decoderDepth(); ++i)
+    layers_->push_back(TransformerDecoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
+  finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+  if (!config.tieTargetEmbeddings) output_ = register_module("output", torch::nn::Linear(d, config.targetVocab));
+}
+
+DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
+  DecoderMemory memory;
+  memory.values = encoded.outputs;
+  memory.mask = encoded.mask;
+  for (const auto& layer : *layers_) {
+    auto [keys, values] = layer->as<TransformerDecoderLayer>()->projectMemory(encoded.outputs);
+    memory.crossKeys.push_back(keys);
+    memory.crossValues.push_back(values);
+  }
+  return memory;
+}
+
+DecoderState TransformerDecoderImpl::initialState(int64_t rows, const torch::TensorOptions& options) const {
+  DecoderState state;
+  const int64_t headDim = config_.embeddingSize / config_.heads;
+  for (int64_t l = 0; l < config_.decoderDepth(); ++l) {
+    state.selfKeys.push_back(torch::zeros({rows, config_.heads, 0, headDim}, options));
+    state.selfValues.push_back(torch::zeros({rows, config_.heads, 0, headDim}, options));
+  }
+  return state;
+}
+
+std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::run(const torch::Tensor& tokens,
+                                                                                   const DecoderState& state,
+                                                                                   const DecoderMemory& memory) {
+  const int64_t offset = state.selfKeys.empty() ? 0 : state.selfKeys[0].size(2);
+  auto x = dropout_(positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
+  DecoderState next;
+  torch::Tensor lastCross;
+  selfAttention_.clear();
+  crossAttention_.clear();
+  for (std::size_t l = 0; l < layers_->size(); ++l) {
+    const torch::Tensor none;
+    auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
+        x, state.selfKeys.empty() ? none : state.selfKeys[l], state.selfValues.empty() ? none : state.selfValues[l],
+        memory.crossKeys[l], memory.crossValues[l], memory.mask);
+    x = out.x;
+    next.selfKeys.push_back(out.keys);
+    next.selfValues.push_back(out.values);
+    lastCross = out.crossWeights;
+    if (keep_) {
+      selfAttention_.push_back(out.selfWeights.detach());
+      crossAttention_.push_back(out.crossWeights.detach());
+    }
+  }
+  const auto hidden = dropout_(finalNorm_(x));
+  const auto logits = output_ ? output_(hidden) : torch::nn::functional::linear(hidden, embedding_->weight);
+  return {torch::log_softmax(logits, -1), next, lastCross.mean(1)};
+}
+
+DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
+                                         const DecoderMemory& memory) {
+  auto [logProbs, next, attention] = run(previousTokens.unsqueeze(1), state, memory);
+  return {logProbs.squeeze(1), next, attention.squeeze(1)};
+}
+
+DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
+                                              double teacherForcingRatio) {
+  TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
+  auto [logProbs, state, attention] = run(targetInput, DecoderState{}, prepare(encoded));
+  return {logProbs, attention, targetInput};
+}
+
+}  // namespace nmt

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "model/DecoderState.h"
+#include "model/ModelConfig.h"
+#include "model/MultiHeadAttention.h"
+#include "model/PositionalEncoding.h"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace nmt {
+
+// What one decoder layer returns for its positions.
+struct TransformerDecoderLayerOutput {
+  torch::Tensor x;             // [B, T, d]
+  torch::Tensor keys, values;  // the self-attention cache including these positions: [B, H, t + T, dk]
+  torch::Tensor selfWeights;   // [B, H, T, t + T]
+  torch::Tensor crossWeights;  // [B, H, T, S]
+};
+
+// One pre-norm layer: masked self-attention over the target prefix, cross-attention over the
+// encoder's outputs, feed-forward; each x + Dropout(sublayer(LayerNorm(x))), as in the encoder.
+class TransformerDecoderLayerImpl : public torch::nn::Module {
+ public:
+  TransformerDecoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout);
+
+  // The cross-attention's keys and values over the encoder outputs [B, S, d]: once per batch.
+  std::pair<torch::Tensor, torch::Tensor> projectMemory(const torch::Tensor& encoderOutputs);
+  // x [B, T, d]: the positions after the t cached ones (pastKeys/pastValues [B, H, t, dk]).
+  // Training passes the whole target with an empty cache; decoding one position at a time.
+  TransformerDecoderLayerOutput forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
+                                        const torch::Tensor& pastValues, const torch::Tensor& crossKeys,
+                                        const torch::Tensor& crossValues, const torch::Tensor& sourceMask);
+
+ private:
+  MultiHeadAttention selfAttention_{nullptr}, crossAttention_{nullptr};
+  torch::nn::LayerNorm selfAttentionNorm_{nullptr}, crossAttentionNorm_{nullptr}, feedForwardNorm_{nullptr};
+  torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+};
+TORCH_MODULE(TransformerDecoderLayer);
+
+// The Transformer decoder: embedding * sqrt(d) + sinusoidal positions, N decoder layers, a final
+// LayerNorm, the output layer (or the target embeddings, tied). Decoding keeps each layer's
+// self-attention keys and values in the DecoderState, so a step costs one position.
+class TransformerDecoderImpl : public torch::nn::Module {
+ public:
+  // sharedEmbedding: the encoder's embedding to read target tokens with (a joint vocabulary);
+  // null: the decoder has its own.
+  TransformerDecoderImpl(const ModelConfig& config, torch::nn::Embedding sharedEmbedding = nullptr);
+
+  DecoderMemory prepare(const EncoderOutput& encoded);
+  // The state before the first step: empty caches for `rows` hypotheses.
+  DecoderState initialState(int64_t rows, const torch::TensorOptions& options) const;
+  // One step for decoding: previousTokens [B] int64 at the position the state has reached.
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
+  // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
+  // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
+  DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
+
+  // Per-layer weights of the last forward or step when keepAttention is on:
+  // self-attention [B, H, T, T] and cross-attention [B, H, T, S].
+  void keepAttention(bool keep) { keep_ = keep; }
+  const std::vector<torch::Tensor>& selfAttention() const { return selfAttention_; }
+  const std::vector<torch::Tensor>& crossAttention() const { return crossAttention_; }
+
+  torch::nn::Embedding& embedding() { return embedding_; }
+
+ private:
+  // positions [B, T] after the cached ones -> (log-probabilities [B, T, V], state, last layer's
+  // cross-attention mean over heads [B, T, S])
+  std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
+                                                             const DecoderMemory& memory);
+
+  ModelConfig config_;
+  torch::nn::Embedding embedding_{nullptr};
+  PositionalEncoding positions_{nullptr};
+  torch::nn::Dropout dropout_{nullptr};
+  torch::nn::ModuleList layers_{nullptr};
+  torch::nn::LayerNorm finalNorm_{nullptr};
+  torch::nn::Linear output_{nullptr};  // d -> V; absent when the output is tied to the embeddings
+  bool keep_ = false;
+  std::vector<torch::Tensor> selfAttention_, crossAttention_;
+};
+TORCH_MODULE(TransformerDecoder);
+
+}  // namespace nmt

@@ -1,0 +1,158 @@
+#include "TestSupport.h"
+#include "data/Batch.h"
+#include "model/Seq2Seq.h"
+#include "tokenization/SpecialIds.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+
+using namespace nmt;
+using nmt::test::errorOf;
+
+namespace {
+
+const c10::Device kCpu(c10::kCPU);
+
+ModelConfig fullTransformer() {
+  ModelConfig c;
+  c.encoder = c.decoder = "transformer";
+  c.sourceVocab = 20;
+  c.targetVocab = 22;
+  c.embeddingSize = 16;
+  c.heads = 4;
+  c.feedForwardSize = 24;
+  c.layers = 2;
+  c.decoderLayers = 3;
+  c.dropout = 0.0;
+  return c;
+}
+
+std::vector<EncodedPair> somePairs() {
+  return {{{4, 5, 6, 7, 8}, {9, 10, 11}, 1}, {{4, 5}, {12, 13, 14, 15, 16, 17}, 2}, {{16, 17, 18}, {19}, 3}};
+}
+
+}  // namespace
+
+TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced forward on the same prefix") {
+  torch::manual_seed(21);
+  Seq2Seq model(fullTransformer());
+  model->initialize();
+  model->eval();
+  torch::NoGradGuard noGrad;
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  const int64_t B = 3, S = batch.source.size(1), T = batch.target.size(1) - 1;
+  const auto full = model->forward(batch);
+  CHECK(full.logProbs.sizes() == torch::IntArrayRef({B, T, 22}));
+  CHECK(full.attention.sizes() == torch::IntArrayRef({B, T, S}));
+
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  CHECK_FALSE(encoded.initialState.h.defined());  // no bridge: the decoder starts from its caches
+  const auto memory = model->prepareDecoder(encoded);
+  REQUIRE(memory.crossKeys.size() == 3);
+  CHECK(memory.crossKeys[0].sizes() == torch::IntArrayRef({B, 4, S, 4}));
+  auto state = model->initialDecoderState(encoded);
+  for (int64_t t = 0; t < T; ++t) {
+    const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
+    INFO("position ", t);
+    CHECK(torch::allclose(step.logProbs, full.logProbs.select(1, t), 1e-5, 1e-5));
+    CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
+    state = step.state;
+    REQUIRE(state.selfKeys.size() == 3);
+    CHECK(state.selfKeys[2].sizes() == torch::IntArrayRef({B, 4, t + 1, 4}));  // one more position per step
+  }
+  // attention rows are distributions over the real source positions
+  CHECK(torch::allclose(full.attention.sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
+  const auto padded = batch.sourceMask.logical_not().unsqueeze(1).expand_as(full.attention);
+  REQUIRE(padded.any().item<bool>());
+  CHECK(full.attention.masked_select(padded).abs().max().item<float>() == 0.0f);
+}
+
+TEST_CASE("Transformer decoder: a position never sees later target tokens, and padding changes nothing") {
+  torch::manual_seed(22);
+  Seq2Seq model(fullTransformer());
+  model->initialize();
+  model->eval();
+  torch::NoGradGuard noGrad;
+  const auto pairs = somePairs();
+  const Batch batch = makeBatch(pairs, {1}, kCpu);
+  const auto before = model->forward(batch).logProbs;
+  Batch changed = batch;
+  changed.target = batch.target.clone();
+  changed.target[0][4] = 5;  // a later token
+  const auto after = model->forward(changed).logProbs;
+  CHECK(torch::allclose(before.narrow(1, 0, 4), after.narrow(1, 0, 4), 0.0, 1e-6));
+  CHECK_FALSE(torch::allclose(before.narrow(1, 4, 1), after.narrow(1, 4, 1), 0.0, 1e-4));
+
+  // the same sentence inside a padded batch (shorter target, longer source neighbours)
+  const Batch together = makeBatch(pairs, {0, 1, 2}, kCpu);
+  const int64_t row = std::find(together.examples.begin(), together.examples.end(), 1) - together.examples.begin();
+  const auto all = model->forward(together).logProbs;
+  CHECK(torch::allclose(all[row].narrow(0, 0, before.size(1)), before[0], 0.0, 1e-5));
+}
+
+TEST_CASE("Transformer decoder: gradients reach every parameter, tied, untied and with shared embeddings") {
+  for (const auto& [tied, shared] : std::vector<std::pair<bool, bool>>{{false, false}, {true, false}, {true, true}}) {
+    INFO("tied=", tied, " shared=", shared);
+    torch::manual_seed(23);
+    auto config = fullTransformer();
+    config.tieTargetEmbeddings = tied;
+    config.shareEmbeddings = shared;
+    if (shared) config.targetVocab = config.sourceVocab;
+    Seq2Seq model(config);
+    model->initialize();
+    const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+    const auto out = model->forward(batch);
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+                                    torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad))
+        .backward();
+    bool decoderEmbedding = false, outputLayer = false;
+    for (const auto& p : model->named_parameters()) {
+      INFO(p.key());
+      REQUIRE(p.value().grad().defined());
+      CHECK(p.value().grad().abs().sum().item<double>() > 0.0);
+      decoderEmbedding |= p.key() == "decoder.embedding.weight";
+      outputLayer |= p.key().rfind("decoder.output.", 0) == 0;
+      CHECK(p.key().find("bridge") == std::string::npos);  // no RNN state to start
+    }
+    CHECK(decoderEmbedding == !shared);  // shared: one matrix, the encoder's, is read three ways
+    CHECK(outputLayer == !tied);
+  }
+  auto shared = fullTransformer();
+  shared.targetVocab = shared.sourceVocab;
+  auto separate = shared;
+  shared.shareEmbeddings = true;
+  CHECK(Seq2Seq(separate)->parameterCount() - Seq2Seq(shared)->parameterCount() == 20 * 16);
+}
+
+TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
+  auto c = fullTransformer();
+  c.encoder = "rnn";
+  CHECK(errorOf([&] { c.validate(); }) == "model config: the transformer decoder needs the transformer encoder");
+  c = fullTransformer();
+  c.shareEmbeddings = true;
+  CHECK(errorOf([&] { c.validate(); }) ==
+        "model config: shared embeddings need one joint vocabulary, but sourceVocab is 20 and targetVocab 22");
+  CHECK(errorOf([] { ModelConfig::fromText("decoder=lstm\n"); }) ==
+        "model config: decoder must be rnn or transformer, not 'lstm'");
+  // configs written before the decoder choice existed load as the RNN decoder
+  CHECK(ModelConfig::fromText("encoder=rnn\n").decoder == "rnn");
+
+  test::TempDir dir;
+  c = fullTransformer();
+  c.targetVocab = c.sourceVocab;
+  c.shareEmbeddings = c.tieTargetEmbeddings = true;
+  torch::manual_seed(24);
+  Seq2Seq model(c);
+  model->initialize();
+  model->eval();
+  saveModel(model, dir.file("model.pt"));
+  Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
+  loaded->eval();
+  CHECK(loaded->config().toText() == c.toText());
+  torch::NoGradGuard noGrad;
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  CHECK(torch::equal(model->forward(batch).logProbs, loaded->forward(batch).logProbs));
+}
