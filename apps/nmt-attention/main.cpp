@@ -1,5 +1,6 @@
 // nmt-attention: exports what a trained model attends to, as CSV (and SVG) files.
 #include "common/AppMain.h"
+#include "decode/AttentionHeads.h"
 #include "decode/HeatmapOf.h"
 #include "decode/Translator.h"
 #include "io/AttentionWriter.h"
@@ -25,33 +26,13 @@ std::vector<std::string> readLines(const std::string& path) {
   return lines;
 }
 
-// Per layer and head self-attention of the transformer encoder over one source sentence.
-std::vector<std::pair<std::string, Heatmap>> selfAttentionOf(TranslationModel& model, const std::vector<int>& ids,
-                                                             const std::vector<std::string>& pieces,
-                                                             const c10::Device& device) {
-  auto encoder = model.model->transformerEncoder();
-  encoder->keepAttention(true);
-  const std::vector<EncodedPair> pair{{ids, {}, 0}};
-  const Batch batch = makeBatch(pair, {0}, device);
-  model.model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  std::vector<std::pair<std::string, Heatmap>> out;
-  const auto& layers = encoder->selfAttention();
-  for (std::size_t l = 0; l < layers.size(); ++l) {
-    const auto perHead = layers[l][0];  // [H, S, S]
-    for (int64_t h = 0; h < perHead.size(0); ++h)
-      out.emplace_back(fmt::format("layer{}.head{}", l + 1, h + 1), heatmapOf(perHead[h], pieces, pieces));
-  }
-  encoder->keepAttention(false);
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-attention", [&] {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, input, outputDir, format, reference, device, weights;
-    bool svg = false, selfAttention = false;
+    bool svg = false, selfAttention = false, allHeads = false;
     int threads;
     TranslatorOptions options;
     po::options_description desc("Options");
@@ -64,7 +45,11 @@ int main(int argc, char* argv[]) {
         "translations to force-decode (line-aligned with --input) instead of the model's own")(
         "svg", po::bool_switch(&svg), "also write a heatmap picture per sentence (OUT/000001.svg)")(
         "self-attention", po::bool_switch(&selfAttention),
-        "transformer encoder: also write each layer's per-head self-attention (OUT/000001.self.layerL.headH.csv)")(
+        "transformer encoder: also write each layer's per-head self-attention (OUT/000001.self.layerL.headH.csv); "
+        "transformer decoder: its self-attention too (OUT/000001.decoder-self.layerL.headH.csv)")(
+        "all-heads", po::bool_switch(&allHeads),
+        "transformer decoder: also write each layer's per-head cross-attention (OUT/000001.cross.layerL.headH.csv); "
+        "the main matrix is the mean over the last layer's heads")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
         "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per greedy batch")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
@@ -72,7 +57,7 @@ int main(int argc, char* argv[]) {
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
                                "nmt-attention --model DIR --input FILE --output-dir OUT [--format matrix|long] "
-                               "[--reference FILE] [--svg] [--self-attention]",
+                               "[--reference FILE] [--svg] [--self-attention] [--all-heads]",
                                argc, argv, desc, {}, vm))
       return 0;
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
@@ -84,6 +69,10 @@ int main(int argc, char* argv[]) {
     if (selfAttention && model.model->config().encoder != "transformer")
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");
+    const bool transformerDecoder = model.model->config().decoder == "transformer";
+    if (allHeads && !transformerDecoder)
+      throw InputError("--all-heads needs a model with the transformer decoder; " + modelDir + " has the " +
+                       model.model->config().decoder + " decoder");
     const auto sources = readLines(input);
     std::vector<std::string> references;
     if (!reference.empty()) {
@@ -114,8 +103,13 @@ int main(int argc, char* argv[]) {
         targetPieces = model.targetBpe->encodePieces(references[i]);
         targetPieces.push_back("</s>");
       }
+      if (selfAttention) record.headMaps = encoderSelfAttention(model.model, t.sourceIds, t.sourcePieces, dev);
+      if (allHeads || (selfAttention && transformerDecoder)) {
+        auto heads = decoderAttentionHeads(model.model, t.sourceIds, t.sourcePieces, t.hypotheses[0].tokens,
+                                           targetPieces, allHeads, selfAttention, dev);
+        std::move(heads.begin(), heads.end(), std::back_inserter(record.headMaps));
+      }
       record.attention = heatmapOf(t.attention, std::move(targetPieces), t.sourcePieces);
-      if (selfAttention) record.selfAttention = selfAttentionOf(model, t.sourceIds, t.sourcePieces, dev);
       writer.add(record);
       ++written;
     }

@@ -54,16 +54,21 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distr
 
   t.section("model");
   t.add("encoder", r.model.encoder, "rnn (bidirectional GRU/LSTM) or transformer (self-attention)");
-  t.add("cell", r.model.cell, "recurrent cell of the RNN encoder and the decoder: gru or lstm");
-  t.add("embedding-size", r.model.embeddingSize, "token embedding size (d_model of the transformer encoder)");
-  t.add("hidden-size", r.model.hiddenSize, "RNN state size per direction, decoder state and attention size");
+  t.add("decoder", r.model.decoder, "rnn (GRU/LSTM with Bahdanau attention) or transformer (needs --encoder transformer)");
+  t.add("cell", r.model.cell, "recurrent cell of the RNN encoder and the RNN decoder: gru or lstm");
+  t.add("embedding-size", r.model.embeddingSize, "token embedding size (d_model of the transformer encoder and decoder)");
+  t.add("hidden-size", r.model.hiddenSize, "RNN state size per direction, RNN decoder state and attention size");
   t.add("layers", r.model.layers, "encoder layers (and decoder layers unless --decoder-layers is set)");
-  t.add("decoder-layers", r.model.decoderLayers, "GRU/LSTM decoder layers with the transformer encoder (0: as --layers)");
+  t.add("decoder-layers", r.model.decoderLayers,
+        "decoder layers with the transformer encoder (0: as --layers); the rnn encoder needs as many as --layers");
   t.add("bidirectional", r.model.bidirectional, "the RNN encoder reads both ways");
-  t.add("heads", r.model.heads, "attention heads of the transformer encoder");
-  t.add("ff-size", r.model.feedForwardSize, "feed-forward width of the transformer encoder");
+  t.add("heads", r.model.heads, "attention heads of the transformer encoder and decoder");
+  t.add("ff-size", r.model.feedForwardSize, "feed-forward width of the transformer encoder and decoder");
   t.add("dropout", r.model.dropout, "dropout on embeddings, between layers and before the output layer");
   t.add("tie-embeddings", r.model.tieTargetEmbeddings, "the output layer reuses the target embeddings");
+  t.add("share-embeddings", r.model.shareEmbeddings,
+        "the transformer decoder reads the source embeddings (needs --joint-vocab; with --tie-embeddings one matrix "
+        "serves all three)");
 
   t.section("training");
   t.add("batch-tokens", r.trainer.batching.batchTokens, "token budget per batch: sentences x longest side");
@@ -83,6 +88,8 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distr
   t.add("max-time", r.trainer.maxMinutes, "stop after this many minutes of training in all (0: no limit)");
   t.add("valid-every", r.trainer.validEvery, "validate (and save) every this many steps, and at each epoch's end");
   t.add("patience", r.trainer.patience, "stop after this many validations without a better BLEU (0: never)");
+  t.add("keep-checkpoints", r.trainer.keepCheckpoints,
+        "keep the weights of the last this many validations in DIR/kept (for nmt-average; 0: none)");
   t.add("log-every", r.trainer.logEvery, "a metrics.csv row (and a log line when not on a terminal) every this many steps");
   t.add("seed", r.seed, "random seed: initialization, batch order, dropout");
   t.add("threads", r.threads, "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");

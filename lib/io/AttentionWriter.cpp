@@ -65,7 +65,7 @@ void AttentionWriter::add(const AttentionRecord& record) {
         writeCsvRow(long_, {std::to_string(record.sentence), std::to_string(r + 1), map.rowLabels[r],
                             std::to_string(c + 1), map.columnLabels[c], weight(map.weights[r][c])});
   }
-  for (const auto& [name, self] : record.selfAttention) writeMatrix(path(record.sentence, ".self." + name + ".csv"), self);
+  for (const auto& [name, map] : record.headMaps) writeMatrix(path(record.sentence, "." + name + ".csv"), map);
   if (svg_) {
     std::ofstream out;
     openOrThrow(out, path(record.sentence, ".svg"));

@@ -14,15 +14,17 @@ struct AttentionRecord {
   std::string source;        // the input text
   std::string translation;   // the model's translation (or the forced reference)
   Heatmap attention;         // target pieces x source pieces
-  // Transformer encoders: per layer and head, source pieces x source pieces; names "layer1.head1"
-  std::vector<std::pair<std::string, Heatmap>> selfAttention;
+  // Transformer layers' per-head matrices, each written to OUT/000001.NAME.csv; names such as
+  // "self.layer1.head1" (the encoder's self-attention) or "cross.layer2.head4"
+  std::vector<std::pair<std::string, Heatmap>> headMaps;
 };
 
 // Writes attention as CSV files that pandas, R or a spreadsheet read directly:
 //   matrix: OUT/000001.csv per sentence, header ",src1,src2,...", then "tgt,w1,w2,..." rows
 //   long:   OUT/attention.csv, "sentence,target_pos,target_piece,source_pos,source_piece,weight"
 // plus OUT/index.csv ("sentence,source,translation"), and optionally OUT/000001.svg heatmaps
-// and OUT/000001.self.layerL.headH.csv self-attention matrices.
+// and per-head matrices OUT/000001.self.layerL.headH.csv (encoder self-attention),
+// OUT/000001.cross.layerL.headH.csv and OUT/000001.decoder-self.layerL.headH.csv (Transformer decoder).
 class AttentionWriter {
  public:
   AttentionWriter(std::string directory, std::string format, bool svg);

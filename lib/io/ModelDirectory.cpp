@@ -4,6 +4,8 @@
 
 #include "util/FileSystem.h"
 
+#include <fmt/core.h>
+
 namespace nmt {
 
 ModelDirectory::ModelDirectory(std::string root) : root_(std::move(root)) {
@@ -27,5 +29,16 @@ std::string ModelDirectory::targetBpeModel() const {
 }
 
 bool ModelDirectory::hasCheckpoint() const { return files::exists(last()); }
+
+std::string ModelDirectory::kept(int64_t step) const { return fmt::format("{}/step-{:08d}.pt", keptDirectory(), step); }
+
+std::vector<std::string> ModelDirectory::keptCheckpoints() const {
+  std::vector<std::string> out;
+  if (!files::isDirectory(keptDirectory())) return out;
+  for (const auto& name : files::listDirectory(keptDirectory()))  // zero-padded steps sort by name
+    if (name.rfind("step-", 0) == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".pt") == 0)
+      out.push_back(keptDirectory() + "/" + name);
+  return out;
+}
 
 }  // namespace nmt

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nmt {
 
@@ -10,6 +12,8 @@ namespace nmt {
 //   best.pt         weights with the best validation BLEU
 //   last.pt         the latest checkpoint: weights, optimizer, position, random state
 //   metrics.csv     one row per log interval and per validation
+//   kept/           with nmt-train --keep-checkpoints N: the weights of the last N validations,
+//                   step-00001234.pt (nmt-average averages them)
 class ModelDirectory {
  public:
   explicit ModelDirectory(std::string root);
@@ -22,6 +26,10 @@ class ModelDirectory {
   std::string best() const { return root_ + "/best.pt"; }
   std::string last() const { return root_ + "/last.pt"; }
   std::string metrics() const { return root_ + "/metrics.csv"; }
+  std::string keptDirectory() const { return root_ + "/kept"; }
+  std::string kept(int64_t step) const;
+  // The kept validated weights, oldest first (empty when there are none).
+  std::vector<std::string> keptCheckpoints() const;
 
   bool hasBpeModels() const;
   // The BPE models to use, joint or per side; InputError naming the directory when absent.

@@ -2,6 +2,7 @@
 
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
+#include "train/CheckpointAveraging.h"
 #include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
 #include "util/InputError.h"
@@ -44,6 +45,10 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<Encode
       scaler_(options_.precision == Precision::kFp16) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
   validateTrainerOptions(options_);
+  if (model_->config().decoder == "transformer" &&
+      (options_.teacherForcing < 1.0 || (options_.teacherForcingDecaySteps > 0 && options_.teacherForcingMin < 1.0)))
+    throw InputError("--teacher-forcing below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
+                     "prefix at once");
   checkPrecisionDevice(options_.precision, device_);
   state_.lrSchedule = schedule_.stateText();
 }
@@ -56,6 +61,7 @@ void validateTrainerOptions(const TrainerOptions& options) {
   if (options.labelSmoothing < 0.0 || options.labelSmoothing >= 1.0)
     throw InputError("--label-smoothing must be in [0, 1)");
   if (options.logEvery < 1) throw InputError("--log-every must be at least 1");
+  if (options.keepCheckpoints < 0) throw InputError("--keep-checkpoints must not be negative");
   if (options.batching.batchTokens == 0 && options.batching.batchSentences == 0)
     throw InputError("--batch-tokens must be positive");
 }
@@ -124,6 +130,7 @@ bool Trainer::validate(bool scheduled) {
     state_.bestStep = state_.step;
     if (peers_.writesFiles()) saveModel(model_, directory_.best());
   }
+  if (peers_.writesFiles()) keepValidatedWeights(model_, directory_, state_.step, options_.keepCheckpoints);
   std::string note;
   if (scheduled) {
     state_.staleValidations = improved ? 0 : state_.staleValidations + 1;

@@ -118,6 +118,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
   TrainingPeers& group = peers ? *peers : solo;
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
   validateTrainerOptions(request.trainer);
+  request.model.validate();  // before any data is read (the vocabulary sizes come later)
   const c10::Device device = resolveDevice(request.device);
   const Precision precision = parsePrecision(request.precision);
   checkPrecisionDevice(precision, device);
@@ -143,6 +144,9 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
   group.barrier();  // the others read the BPE models rank 0 has written
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
+  if (request.model.shareEmbeddings && !files::exists(dir.jointBpe()))
+    throw InputError("--share-embeddings needs one joint BPE model (--joint-vocab), but " + dir.root() +
+                     " has one per language");
   TrainingRequest effective = request;
   effective.model.sourceVocab = sourceBpe.vocabSize();
   effective.model.targetVocab = targetBpe.vocabSize();
@@ -164,7 +168,8 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
     writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
                                               kernelLine + "; device " + device.str() +
                                               (group.size() > 1 ? fmt::format("; {} workers", group.size()) : "") + "\n");
-  progress.message(fmt::format("model: {} encoder, {} parameters", effective.model.encoder, model->parameterCount()));
+  progress.message(fmt::format("model: {} encoder, {} decoder, {} parameters", effective.model.encoder,
+                               effective.model.decoder, model->parameterCount()));
 
   const Validator validator(std::move(validPairs.pairs), std::move(references), targetBpe,
                             request.trainer.batching.batchTokens, device);

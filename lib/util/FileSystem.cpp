@@ -1,5 +1,6 @@
 #include "util/FileSystem.h"
 
+#include <dirent.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -51,6 +53,33 @@ bool removeAll(const std::string& path) noexcept {
   if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
   if (!S_ISDIR(st.st_mode)) return ::unlink(path.c_str()) == 0;
   return ::nftw(path.c_str(), removeEntry, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
+std::vector<std::string> listDirectory(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) throw systemError("cannot read directory " + path);
+  std::vector<std::string> names;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void copyFile(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) throw systemError("cannot read " + from);
+  const std::string tmp = to + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw systemError("cannot write " + tmp);
+    out << in.rdbuf();
+    out.flush();
+    if (!out) throw systemError("cannot write " + tmp);
+  }
+  rename(tmp, to);
 }
 
 void rename(const std::string& from, const std::string& to) {

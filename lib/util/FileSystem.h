@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 // File-system work on plain POSIX calls, never std::filesystem: the LibTorch inside PyTorch's
 // wheels exports its own statically linked copy of libstdc++'s std::filesystem, and the
@@ -17,6 +18,10 @@ void createDirectories(const std::string& path);
 void removeFile(const std::string& path);
 // rm -rf; a missing path is not an error. Returns false if something could not be removed.
 bool removeAll(const std::string& path) noexcept;
+// The names in a directory (no "." or ".."), sorted; throws naming the directory when unreadable.
+std::vector<std::string> listDirectory(const std::string& path);
+// Copies a file's bytes to `to` atomically (temporary file, then rename); throws naming the files.
+void copyFile(const std::string& from, const std::string& to);
 // rename(2): atomic within one file system; throws naming both paths.
 void rename(const std::string& from, const std::string& to);
 

@@ -10,14 +10,19 @@ DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-
 "$BIN/nmt-train" "${DATA[@]}" --max-steps 200 --valid-every 100 --model-dir rnn > /dev/null 2>&1 || fail "training failed"
 "$BIN/nmt-train" "${DATA[@]}" --encoder transformer --layers 2 --heads 2 --ff-size 64 --max-steps 3 --model-dir tf \
   > /dev/null 2>&1 || fail "training the transformer failed"
+"$BIN/nmt-train" "${DATA[@]}" --encoder transformer --decoder transformer --layers 2 --heads 2 --ff-size 64 \
+  --joint-vocab --share-embeddings --tie-embeddings --max-steps 3 --model-dir full > /dev/null 2>&1 ||
+  fail "training the full transformer failed"
 A=("$BIN/nmt-attention" --model rnn)
 { head -4 valid.src; echo; echo 'der Hund, "sieht" die Katze'; } > in.txt
 { head -4 valid.tgt; echo; echo 'the dog, "sees" the cat'; } > ref.txt
 
 # A Python check of what the files hold; exits 1 with a message when something is off.
 check() { python3 - "$@" <<'PY' || fail "check $1 failed"
-import csv, glob, math, os, sys, xml.dom.minidom
+import csv, glob, math, os, re, sys, xml.dom.minidom
 what, out = sys.argv[1], sys.argv[2]
+def mains(out):  # the main matrices OUT/000001.csv, not the per-head files beside them
+    return sorted(f for f in glob.glob(f'{out}/*.csv') if re.fullmatch(r'\d{6}\.csv', os.path.basename(f)))
 def rows(path):
     with open(path, newline='', encoding='utf-8') as f:
         return list(csv.reader(f))
@@ -31,7 +36,7 @@ def matrix(path):
         assert abs(s - 1) <= 1e-4, f'{path}: row {line[0]!r} sums to {s}'
     return header[1:], [line[0] for line in body], [[float(x) for x in line[1:]] for line in body]
 if what == 'matrix':
-    files = sorted(glob.glob(f'{out}/[0-9]*[0-9].csv'))
+    files = mains(out)
     assert [os.path.basename(f) for f in files] == ['000001.csv', '000002.csv', '000003.csv', '000004.csv', '000006.csv'], files
     for f in files:
         src, tgt, w = matrix(f)
@@ -70,6 +75,28 @@ elif what == 'self':
     for f in files:
         src, rowsLabels, w = matrix(f)
         assert src == rowsLabels, (src, rowsLabels)
+elif what == 'heads':  # a full Transformer's per-head files of every sentence
+    for main in mains(out):
+        n = os.path.basename(main)[:6]
+        src, tgt, w = matrix(main)
+        names = sorted(os.path.basename(f)[7:-4] for f in glob.glob(f'{out}/{n}.*.csv'))
+        expected = sorted(f'{kind}.layer{l}.head{h}' for kind in ('self', 'cross', 'decoder-self')
+                          for l in (1, 2) for h in (1, 2))
+        assert names == expected, names
+        # the main matrix is the mean over the last decoder layer's heads
+        heads = [matrix(f'{out}/{n}.cross.layer2.head{h}.csv') for h in (1, 2)]
+        for hsrc, htgt, hw in heads:
+            assert hsrc == src and htgt == tgt, (hsrc, src, htgt, tgt)
+        for i in range(len(tgt)):
+            for j in range(len(src)):
+                mean = (heads[0][2][i][j] + heads[1][2][i][j]) / 2
+                assert abs(mean - w[i][j]) <= 1e-5, (main, i, j, mean, w[i][j])
+        # decoder self-attention: rows are the pieces produced, columns those fed (<s> first);
+        # no row attends to a later position
+        fed, produced, sw = matrix(f'{out}/{n}.decoder-self.layer1.head2.csv')
+        assert produced == tgt and fed[0] == '<s>' and fed[1:] == tgt[:len(fed) - 1], (fed, produced)
+        for i in range(len(produced)):
+            assert all(x == 0 for x in sw[i][i + 1:]), (main, i, sw[i])
 PY
 }
 
@@ -103,6 +130,17 @@ expect_ok "$BIN/nmt-attention" --model tf --input in.txt --output-dir s --self-a
 check self s
 expect_fail 1 "${A[@]}" --input in.txt --output-dir x --self-attention
 expect_line "$ERR" "nmt-attention: error: --self-attention needs a model with the transformer encoder; rnn has the rnn encoder"
+
+# --- full Transformer: the last layer's mean by default; every layer's and head's cross- and self-attention
+expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir h --all-heads --self-attention
+check heads h
+check matrix h
+expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir hf --all-heads --self-attention --reference ref.txt
+check heads hf
+pieces=$(check pieces hf)
+expect_line "$(sed -n 2p <<< "$pieces")" "$("$BIN/nmt-bpe" encode --model full/bpe.model <<< 'the dog, "sees" the cat') </s>"
+expect_fail 1 "${A[@]}" --input in.txt --output-dir x --all-heads
+expect_line "$ERR" "nmt-attention: error: --all-heads needs a model with the transformer decoder; rnn has the rnn decoder"
 
 # --- bad input
 head -3 ref.txt > short.txt

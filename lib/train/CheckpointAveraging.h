@@ -1,0 +1,20 @@
+#pragma once
+
+#include "io/ModelDirectory.h"
+#include "model/Seq2Seq.h"
+
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// Writes the model's weights as those of the validation at `step` (dir.kept(step)) and removes
+// the oldest kept weights beyond the last `keep`.
+void keepValidatedWeights(Seq2Seq& model, const ModelDirectory& dir, int64_t step, int64_t keep);
+
+// The parameter-wise mean of models saved by saveModel (or checkpoints) of one architecture, on
+// the CPU: averaging the last few checkpoints of a run smooths the noise of its last steps, as
+// Marian's and OpenNMT's tools do. InputError naming the first file that does not fit the first.
+Seq2Seq averageModels(const std::vector<std::string>& paths);
+
+}  // namespace nmt

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End-to-end test of the full Transformer: training with one shared embedding matrix, kept
+# checkpoints across a resume, nmt-average, translation of the averaged model, and the errors of
+# settings that do not fit it. Usage: nmt_transformer.sh BIN_DIR
+set -u
+BIN=$1
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_corpus.sh"
+make_tiny_corpus "$TMP"
+cd "$TMP"
+BASE=("$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt
+      --vocab-size 120 --embedding-size 64 --dropout 0 --batch-tokens 600 --lr 0.003 --warmup-steps 50
+      --decoder transformer --layers 1 --heads 2 --ff-size 64 --device cpu)
+TRAIN=("${BASE[@]}" --encoder transformer)
+FULL=("${TRAIN[@]}" --joint-vocab --share-embeddings --tie-embeddings)
+metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
+# the files of the last N validations of a run (epochs end between the --valid-every steps too)
+last_validations() { awk -F, 'NR > 1 && $6 != "" { printf "step-%08d.pt\n", $1 }' "$1" | tail -$2 | tr '\n' ' '; }
+
+# --- it learns; the validations' weights are kept, the last 3, across a resume
+expect_ok "${FULL[@]}" --model-dir run --max-steps 240 --valid-every 40 --log-every 10 --keep-checkpoints 3
+expect_contains "$ERR" "model: transformer encoder, transformer decoder"
+expect_contains "$ERR" "BPE: trained one joint model with 120 pieces"
+first=$(metric run/metrics.csv 10 3) last=$(metric run/metrics.csv 240 3)
+awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < 0.5 * a) }' || fail "train loss $first at step 10, $last at 240"
+bleu=$(metric run/metrics.csv 240 6)
+awk -v b="$bleu" 'BEGIN { exit !(b > 30) }' || fail "validation BLEU only $bleu after 240 steps"
+expect_line "$(ls run/kept | tr '\n' ' ')" "$(last_validations run/metrics.csv 3)"
+expect_contains "$(cat run/config.ini)" "keep-checkpoints = 3"
+expect_ok "$BIN/nmt-train" --model-dir run --resume --max-steps 280
+expect_line "$(ls run/kept | tr '\n' ' ')" "$(last_validations run/metrics.csv 3)"
+[ "$(ls run/kept | tail -1)" == step-00000280.pt ] || fail "the last validation's weights are not kept"
+
+# --- nmt-average: a new model directory that translates
+expect_ok "$BIN/nmt-average" --model-dir run --output-dir avg --last 2
+expect_line "$ERR" "nmt-average: averaged 2 weights (run/kept/$(ls run/kept | sed -n 2p) ... run/kept/step-00000280.pt) into avg/best.pt"
+for f in bpe.model config.ini best.pt; do [ -s "avg/$f" ] || fail "avg/$f missing"; done
+head -5 valid.src > in.txt
+expect_ok "$BIN/nmt-translate" --model avg --input in.txt
+[ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "5 lines in, $(wc -l <<< "$OUT") out"
+avg=$OUT
+expect_ok "$BIN/nmt-translate" --model avg --input in.txt --beam 4
+expect_ok "$BIN/nmt-score" --ref <(head -5 valid.tgt) --hyp <(echo "$avg") --metrics bleu
+expect_fail 1 "$BIN/nmt-average" --model-dir run --output-dir avg
+expect_line "$ERR" "nmt-average: error: avg/best.pt already exists; choose another --output-dir"
+expect_fail 1 "$BIN/nmt-average" --model-dir run --output-dir run
+expect_line "$ERR" "nmt-average: error: --output-dir must be another directory than --model-dir (its best.pt would be replaced)"
+expect_fail 1 "$BIN/nmt-average" --model-dir avg --output-dir x
+expect_line "$ERR" "nmt-average: error: model directory avg has no kept weights in avg/kept (train with nmt-train --keep-checkpoints N)"
+expect_fail 2 "$BIN/nmt-average" --model-dir run --output-dir x --last -1
+expect_line "$ERR" "nmt-average: --last must not be negative (see nmt-average --help)"
+
+# --- settings that do not fit the Transformer decoder
+expect_fail 1 "${BASE[@]}" --model-dir x --max-steps 1 --encoder rnn
+expect_line "$ERR" "nmt-train: error: model config: the transformer decoder needs the transformer encoder"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --max-steps 1 --share-embeddings
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: --share-embeddings needs one joint BPE model (--joint-vocab), but x has one per language"
+expect_fail 1 "${FULL[@]}" --model-dir y --max-steps 1 --teacher-forcing 0.5
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: --teacher-forcing below 1 needs the rnn decoder: the transformer decoder reads the whole gold prefix at once"
+expect_fail 1 "${FULL[@]}" --model-dir z --max-steps 1 --keep-checkpoints -2
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: --keep-checkpoints must not be negative"
+
+finish
