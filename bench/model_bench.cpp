@@ -172,6 +172,12 @@ int main(int argc, char* argv[]) {
       transformer.heads = 4;
       transformer.feedForwardSize = 1024;
       bench("transformer", transformer, batches, batchTokens);
+      ModelConfig full = transformer;  // configs/multi30k-de-en-transformer-full.ini
+      full.decoder = "transformer";
+      full.decoderLayers = 3;
+      full.shareEmbeddings = true;
+      full.dropout = 0.2;
+      bench("transformer-full", full, batches, batchTokens);
     }
     fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());
     fmt::print("tokens/s counts source + target tokens without padding; GFLOP/s is an estimate (6 FLOP per weight per padded token)\n");

@@ -176,7 +176,7 @@ TEST_CASE("forced decoding: one attention row per target piece and </s>, each su
 
 TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
   NMT_REQUIRE_CUDA();
-  auto cpu = copyModel();
+  auto cpu = copyModel(eachArchitecture());
   auto cuda = test::copyModelTo(cpu, test::kCudaDevice);
   c10::InferenceMode inference;
   const auto pairs = sources();
