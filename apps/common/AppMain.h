@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/InputError.h"
+
 #include <boost/program_options.hpp>
 
 #include <functional>
@@ -30,5 +32,16 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
                       const boost::program_options::options_description& options,
                       const boost::program_options::positional_options_description& positional,
                       boost::program_options::variables_map& vm);
+
+// The value `check` returns; an InputError it throws becomes an option error (exit code 2,
+// "see PROGRAM --help"), for option values that a library function checks.
+template <typename Check>
+auto optionValue(Check&& check) -> decltype(check()) {
+  try {
+    return check();
+  } catch (const InputError& e) {
+    throw boost::program_options::error(e.what());
+  }
+}
 
 }  // namespace nmt::app

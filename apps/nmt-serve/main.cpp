@@ -5,7 +5,6 @@
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
-#include "util/InputError.h"
 #include "util/StopSignal.h"
 #include "util/Threads.h"
 
@@ -106,11 +105,7 @@ int main(int argc, char* argv[]) {
     if (limits.maxBeam < 1) throw po::error("--max-beam must be at least 1");
     if (connections < 1) throw po::error("--connections must be at least 1");
     batching.batchWait = std::chrono::milliseconds(batchWaitMs);
-    try {
-      batching.precision = parsePrecision(precisionText);
-    } catch (const InputError& e) {
-      throw po::error(e.what());
-    }
+    batching.precision = app::optionValue([&] { return parsePrecision(precisionText); });
 
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(batching.precision, dev);

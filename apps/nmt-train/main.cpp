@@ -9,7 +9,6 @@
 #include "train/TrainingRun.h"
 #include "util/CudaRuntime.h"
 #include "util/FileSystem.h"
-#include "util/InputError.h"
 #include "util/Precision.h"
 #include "util/StopSignal.h"
 
@@ -124,11 +123,7 @@ int main(int argc, char* argv[]) {
       table.storeConfigFile(ModelDirectory(request.modelDir).config(), vm);
     po::notify(vm);
     if (request.modelDir.empty()) throw po::error("--model-dir is required");
-    try {
-      parsePrecision(request.precision);
-    } catch (const InputError& e) {
-      throw po::error(e.what());
-    }
+    app::optionValue([&] { return parsePrecision(request.precision); });
     // Data paths are stored absolute so that --resume works from any directory.
     for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                               &request.data.validSource, &request.data.validTarget, &request.data.validTsv})

@@ -146,13 +146,7 @@ int main(int argc, char* argv[]) {
     if (options.beam.nbest > options.beam.beamSize)
       throw po::error(fmt::format("--nbest {} needs --beam {} or more", options.beam.nbest, options.beam.nbest));
     if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
-    const Precision precision = [&] {
-      try {
-        return parsePrecision(precisionText);
-      } catch (const InputError& e) {
-        throw po::error(e.what());
-      }
-    }();
+    const Precision precision = app::optionValue([&] { return parsePrecision(precisionText); });
 
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(precision, dev);

@@ -42,4 +42,7 @@ got: $1"
 # Whether the programs in $BIN see a CUDA device (their --version names the runtime).
 cuda_available() { "$BIN/nmt-train" --version | grep -q "CUDA devices [1-9]"; }
 
+# metric FILE STEP N: column N of a metrics.csv at STEP.
+metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
+
 finish() { echo "$(basename "$0"): $CHECKS checks passed"; }

@@ -12,8 +12,6 @@ TRAIN_ON=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 20 --lo
           --teacher-forcing-min 0.8 --teacher-forcing-decay-steps 200)
 # on the CPU, where runs repeat bit for bit (the CUDA side is tested at the end)
 TRAIN=("${TRAIN_ON[@]}" --device cpu)
-# column N of metrics.csv at STEP
-metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
 
 expect_ok "$BIN/nmt-train" --help
 expect_contains "$OUT" "--label-smoothing arg (=0.1)"

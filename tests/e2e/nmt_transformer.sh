@@ -13,7 +13,6 @@ BASE=("$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src v
       --decoder transformer --layers 1 --heads 2 --ff-size 64 --device cpu)
 TRAIN=("${BASE[@]}" --encoder transformer)
 FULL=("${TRAIN[@]}" --joint-vocab --share-embeddings --tie-embeddings)
-metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }
 # the files of the last N validations of a run (epochs end between the --valid-every steps too)
 last_validations() { awk -F, 'NR > 1 && $6 != "" { printf "step-%08d.pt\n", $1 }' "$1" | tail -$2 | tr '\n' ' '; }
 
