@@ -144,6 +144,14 @@ expect_contains "$ERR" "is not finite"
 expect_contains "$ERR" "the last checkpoint (step 120) is kept in run/last.pt; try a lower --lr"
 cmp -s run/last.pt good.pt || fail "the last good checkpoint was overwritten"
 
+# --- every preset in configs/ is accepted and trains (on the tiny data, one step)
+for preset in "$(dirname "$0")"/../../configs/*.ini; do
+  name=$(basename "$preset" .ini)
+  expect_ok "$BIN/nmt-train" --config "$preset" "${DATA[@]}" --vocab-size 60 --max-steps 1 --max-length 40 \
+    --device cpu --model-dir "preset-$name"
+  expect_contains "$ERR" "nmt-train: done: reached --max-steps 1"
+done
+
 # --- SIGINT / SIGTERM: finish the step, save, exit non-zero; the run resumes
 for sig in INT TERM; do
   "${TRAIN[@]}" --model-dir sig$sig --max-steps 100000 > /dev/null 2> sig$sig.err &
