@@ -79,8 +79,8 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> sentences;
     TextLineReader reader(input);
     for (std::string line; reader.next(line);) sentences.push_back(line);
-    fmt::print("{} sentences from {}; model {} ({} encoder, {:.1f} M parameters)\n", sentences.size(), input, modelDir,
-               model.model->config().encoder, model.model->parameterCount() / 1e6);
+    fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters)\n", sentences.size(), input,
+               modelDir, model.model->config().encoder, model.model->config().decoder, model.model->parameterCount() / 1e6);
     for (int n : threads) {
       const std::string threadInfo = configureThreads(n);
       fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
