@@ -2,6 +2,7 @@
 // at --batch-tokens 4096 on Multi30k-like lengths, with achieved GFLOP/s next to a 1024x1024
 // matmul's GFLOP/s measured in the same run.
 //   nmt-bench-model [--batches 10] [--batch-tokens 4096] [--threads 1 2]
+#include "BenchThreads.h"
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "data/Batch.h"
@@ -141,10 +142,16 @@ int main(int argc, char* argv[]) {
     int batches;
     std::size_t batchTokens;
     std::vector<int> threads;
+    int intraOp;
+    std::string only;
     bool systemMalloc = false, kernels = false;
     po::options_description desc("Benchmark options");
     desc.add_options()("batches", po::value(&batches)->default_value(10), "timed training steps per model")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
+        "only", po::value(&only)->default_value(""),
+        "measure only this model: rnn-reference, rnn, transformer or transformer-full (default: all)")(
+        "intra-op", po::value(&intraOp)->default_value(1),
+        "LibTorch's intra-op threads beside OpenBLAS's (the programs use 1; others to measure the alternatives)")(
         "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch")(
         "system-malloc", po::bool_switch(&systemMalloc),
         "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory")(
@@ -156,28 +163,31 @@ int main(int argc, char* argv[]) {
     if (!systemMalloc) reuseFreedMemory();
     fmt::print("CPU: {}\n", cpuModelName());
 
+    const auto measure = [&](const std::string& name, const ModelConfig& config) {
+      if (only.empty() || name.rfind(only + " ", 0) == 0 || name == only) bench(name, config, batches, batchTokens);
+    };
     for (int n : threads) {
-      const std::string threadInfo = configureThreads(n);
+      const std::string threadInfo = configureBenchThreads(n, intraOp);
       fmt::print("--threads {} ({}); {}; 1024x1024 matmul: {:.1f} GFLOP/s\n", n, threadInfo,
                  describeMatrixKernels(currentMatrixKernels()), matmulGflops());
       ModelConfig reference;  // the defaults: embedding 256, bidirectional GRU 512, 8000-piece vocabularies
-      bench("rnn-reference", reference, batches, batchTokens);
+      measure("rnn-reference", reference);
       ModelConfig rnn = reference;  // configs/multi30k-de-en-rnn.ini
       rnn.tieTargetEmbeddings = true;
-      bench("rnn (tied)", rnn, batches, batchTokens);
+      measure("rnn (tied)", rnn);
       ModelConfig transformer = rnn;  // configs/multi30k-de-en-transformer.ini
       transformer.encoder = "transformer";
       transformer.layers = 3;
       transformer.decoderLayers = 1;
       transformer.heads = 4;
       transformer.feedForwardSize = 1024;
-      bench("transformer", transformer, batches, batchTokens);
+      measure("transformer", transformer);
       ModelConfig full = transformer;  // configs/multi30k-de-en-transformer-full.ini
       full.decoder = "transformer";
       full.decoderLayers = 3;
       full.shareEmbeddings = true;
       full.dropout = 0.2;
-      bench("transformer-full", full, batches, batchTokens);
+      measure("transformer-full", full);
     }
     fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());
     fmt::print("tokens/s counts source + target tokens without padding; GFLOP/s is an estimate (6 FLOP per weight per padded token)\n");

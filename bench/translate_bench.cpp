@@ -1,6 +1,7 @@
 // Translation speed of a trained model directory: batched greedy and beam search over a test
 // set (sentences/s, target tokens/s), batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
+#include "BenchThreads.h"
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "decode/Translator.h"
@@ -58,6 +59,7 @@ int main(int argc, char* argv[]) {
   return app::runMain("nmt-bench-translate", [&] {
     std::string modelDir, input;
     std::vector<int> threads;
+    int intraOp;
     int64_t beam;
     std::size_t latencyCount, batchSize;
     bool systemMalloc = false;
@@ -65,6 +67,8 @@ int main(int argc, char* argv[]) {
     desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
         "threads", po::value(&threads)->multitoken()->default_value({1, 2}, "1 2"), "thread counts to measure")(
+        "intra-op", po::value(&intraOp)->default_value(1),
+        "LibTorch's intra-op threads beside OpenBLAS's (the programs use 1; others to measure the alternatives)")(
         "beam", po::value(&beam)->default_value(5), "beam size to measure besides greedy")(
         "batch-size", po::value(&batchSize)->default_value(64), "sentences per batch (greedy and beam)")(
         "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency")(
@@ -82,7 +86,7 @@ int main(int argc, char* argv[]) {
     fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters)\n", sentences.size(), input,
                modelDir, model.model->config().encoder, model.model->config().decoder, model.model->parameterCount() / 1e6);
     for (int n : threads) {
-      const std::string threadInfo = configureThreads(n);
+      const std::string threadInfo = configureBenchThreads(n, intraOp);
       fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
                  cpuModelName());
       throughput(model, sentences, 1, batchSize);
