@@ -10,9 +10,10 @@ make_tiny_corpus "$TMP"
 cd "$TMP"
 BASE=("$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt
       --vocab-size 120 --embedding-size 64 --dropout 0 --batch-tokens 600 --lr 0.003 --warmup-steps 50
-      --decoder transformer --layers 1 --heads 2 --ff-size 64 --device cpu)
-TRAIN=("${BASE[@]}" --encoder transformer)
-FULL=("${TRAIN[@]}" --joint-vocab --share-embeddings --tie-embeddings)
+      --decoder transformer --layers 1 --heads 2 --ff-size 64)
+TRAIN=("${BASE[@]}" --encoder transformer --device cpu)
+FULL_ON=("${BASE[@]}" --encoder transformer --joint-vocab --share-embeddings --tie-embeddings)
+FULL=("${FULL_ON[@]}" --device cpu)
 # the files of the last N validations of a run (epochs end between the --valid-every steps too)
 last_validations() { awk -F, 'NR > 1 && $6 != "" { printf "step-%08d.pt\n", $1 }' "$1" | tail -$2 | tr '\n' ' '; }
 
@@ -49,8 +50,22 @@ expect_line "$ERR" "nmt-average: error: model directory avg has no kept weights 
 expect_fail 2 "$BIN/nmt-average" --model-dir run --output-dir x --last -1
 expect_line "$ERR" "nmt-average: --last must not be negative (see nmt-average --help)"
 
+# --- on a GPU, where there is one: the same model trains, resumes and translates there
+if cuda_available; then
+  expect_ok "${FULL_ON[@]}" --device cuda --model-dir gpu --max-steps 120 --valid-every 40 --keep-checkpoints 2
+  expect_contains "$ERR" "device: cuda:0"
+  bleu=$(metric gpu/metrics.csv 120 6)
+  awk -v b="$bleu" 'BEGIN { exit !(b > 5) }' || fail "CUDA: validation BLEU only $bleu after 120 steps"
+  expect_ok "$BIN/nmt-train" --model-dir gpu --resume --max-steps 140
+  expect_contains "$ERR" "resuming at step 120"
+  expect_ok "$BIN/nmt-translate" --model gpu --device cuda --input in.txt --beam 4
+  [ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "CUDA: 5 lines in, $(wc -l <<< "$OUT") out"
+else
+  echo "CUDA is not available: the full Transformer was trained on the CPU only"
+fi
+
 # --- settings that do not fit the Transformer decoder
-expect_fail 1 "${BASE[@]}" --model-dir x --max-steps 1 --encoder rnn
+expect_fail 1 "${BASE[@]}" --model-dir x --max-steps 1 --encoder rnn --device cpu
 expect_line "$ERR" "nmt-train: error: model config: the transformer decoder needs the transformer encoder"
 expect_fail 1 "${TRAIN[@]}" --model-dir x --max-steps 1 --share-embeddings
 expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: --share-embeddings needs one joint BPE model (--joint-vocab), but x has one per language"
