@@ -38,9 +38,13 @@ for f in bpe.model config.ini best.pt; do [ -s "avg/$f" ] || fail "avg/$f missin
 head -5 valid.src > in.txt
 expect_ok "$BIN/nmt-translate" --model avg --input in.txt
 [ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "5 lines in, $(wc -l <<< "$OUT") out"
-avg=$OUT
 expect_ok "$BIN/nmt-translate" --model avg --input in.txt --beam 4
-expect_ok "$BIN/nmt-score" --ref <(head -5 valid.tgt) --hyp <(echo "$avg") --metrics bleu
+# the average of one is that checkpoint: the last validation's weights, which last.pt holds too
+expect_ok "$BIN/nmt-average" --model-dir run --output-dir one --last 1
+expect_ok "$BIN/nmt-translate" --model one --input in.txt --beam 4
+one=$OUT
+expect_ok "$BIN/nmt-translate" --model run --weights last.pt --input in.txt --beam 4
+expect_line "$one" "$OUT"
 expect_fail 1 "$BIN/nmt-average" --model-dir run --output-dir avg
 expect_line "$ERR" "nmt-average: error: avg/best.pt already exists; choose another --output-dir"
 expect_fail 1 "$BIN/nmt-average" --model-dir run --output-dir run
