@@ -2,6 +2,7 @@
 #include "common/AppMain.h"
 #include "io/ModelDirectory.h"
 #include "train/CheckpointAveraging.h"
+#include "util/AtomicFile.h"
 #include "util/CudaRuntime.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
@@ -44,7 +45,7 @@ int main(int argc, char* argv[]) {
     files::createDirectories(to.root());
     for (const auto& [source, target] : {std::pair{from.jointBpe(), to.jointBpe()}, std::pair{from.sourceBpe(), to.sourceBpe()},
                                          std::pair{from.targetBpe(), to.targetBpe()}, std::pair{from.config(), to.config()}})
-      if (files::exists(source)) files::copyFile(source, target);
+      if (files::exists(source)) copyFileAtomically(source, target);
     saveModel(average, to.best());
     fmt::print(stderr, "nmt-average: averaged {} weights ({} ... {}) into {}\n", kept.size(), kept.front(),
                kept.back(), to.best());

@@ -42,4 +42,15 @@ void writeTextFileAtomically(const std::string& path, const std::string& text) {
   });
 }
 
+void copyFileAtomically(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + from + ": " + std::strerror(errno));
+  replaceFileAtomically(to, [&](const std::string& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << in.rdbuf();
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  });
+}
+
 }  // namespace nmt

@@ -13,4 +13,7 @@ void replaceFileAtomically(const std::string& path, const std::function<void(con
 // The same for text.
 void writeTextFileAtomically(const std::string& path, const std::string& text);
 
+// The same for a copy of the file `from`; throws naming the file that could not be read or written.
+void copyFileAtomically(const std::string& from, const std::string& to);
+
 }  // namespace nmt

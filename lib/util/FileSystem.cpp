@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -66,20 +65,6 @@ std::vector<std::string> listDirectory(const std::string& path) {
   ::closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
-}
-
-void copyFile(const std::string& from, const std::string& to) {
-  std::ifstream in(from, std::ios::binary);
-  if (!in) throw systemError("cannot read " + from);
-  const std::string tmp = to + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw systemError("cannot write " + tmp);
-    out << in.rdbuf();
-    out.flush();
-    if (!out) throw systemError("cannot write " + tmp);
-  }
-  rename(tmp, to);
 }
 
 void rename(const std::string& from, const std::string& to) {

@@ -20,8 +20,6 @@ void removeFile(const std::string& path);
 bool removeAll(const std::string& path) noexcept;
 // The names in a directory (no "." or ".."), sorted; throws naming the directory when unreadable.
 std::vector<std::string> listDirectory(const std::string& path);
-// Copies a file's bytes to `to` atomically (temporary file, then rename); throws naming the files.
-void copyFile(const std::string& from, const std::string& to);
 // rename(2): atomic within one file system; throws naming both paths.
 void rename(const std::string& from, const std::string& to);
 
