@@ -19,7 +19,7 @@ struct DecoderState {
 
 // The encoder side as every decoder step reads it, prepared once per batch.
 struct DecoderMemory {
-  at::Tensor values;                   // [B, S, D] encoder outputs
+  at::Tensor values;                   // RNN decoder: [B, S, D] encoder outputs
   at::Tensor projectedKeys;            // RNN decoder: [B, S, A] = U * values
   at::Tensor mask;                     // [B, S] bool
   std::vector<at::Tensor> crossKeys;   // Transformer decoder, per layer: [B, H, S, dk]

@@ -30,7 +30,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   TransformerDecoderLayerOutput out;
   const auto normed = selfAttentionNorm_(x);
   auto [keys, values] = selfAttention_->projectKeysValues(normed, normed);
-  if (pastKeys.defined() && pastKeys.size(2) > 0) {
+  if (pastKeys.size(2) > 0) {
     keys = torch::cat({pastKeys, keys}, 2);
     values = torch::cat({pastValues, values}, 2);
   }
@@ -66,8 +66,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
 }
 
 DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
-  DecoderMemory memory;
-  memory.values = encoded.outputs;
+  DecoderMemory memory;  // no `values`: the layers read only their own keys and values
   memory.mask = encoded.mask;
   for (const auto& layer : *layers_) {
     auto [keys, values] = layer->as<TransformerDecoderLayer>()->projectMemory(encoded.outputs);
@@ -90,17 +89,15 @@ DecoderState TransformerDecoderImpl::initialState(int64_t rows, const torch::Ten
 std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::run(const torch::Tensor& tokens,
                                                                                    const DecoderState& state,
                                                                                    const DecoderMemory& memory) {
-  const int64_t offset = state.selfKeys.empty() ? 0 : state.selfKeys[0].size(2);
+  const int64_t offset = state.selfKeys[0].size(2);  // positions decoded so far
   auto x = dropout_(positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
   DecoderState next;
   torch::Tensor lastCross;
   selfAttention_.clear();
   crossAttention_.clear();
   for (std::size_t l = 0; l < layers_->size(); ++l) {
-    const torch::Tensor none;
-    auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
-        x, state.selfKeys.empty() ? none : state.selfKeys[l], state.selfValues.empty() ? none : state.selfValues[l],
-        memory.crossKeys[l], memory.crossValues[l], memory.mask);
+    auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(x, state.selfKeys[l], state.selfValues[l],
+                                                                  memory.crossKeys[l], memory.crossValues[l], memory.mask);
     x = out.x;
     next.selfKeys.push_back(out.keys);
     next.selfValues.push_back(out.values);
@@ -124,7 +121,8 @@ DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, co
 DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
-  auto [logProbs, state, attention] = run(targetInput, DecoderState{}, prepare(encoded));
+  auto [logProbs, state, attention] =
+      run(targetInput, initialState(targetInput.size(0), encoded.outputs.options()), prepare(encoded));
   return {logProbs, attention, targetInput};
 }
 

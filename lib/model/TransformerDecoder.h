@@ -27,7 +27,7 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
 
   // The cross-attention's keys and values over the encoder outputs [B, S, d]: once per batch.
   std::pair<torch::Tensor, torch::Tensor> projectMemory(const torch::Tensor& encoderOutputs);
-  // x [B, T, d]: the positions after the t cached ones (pastKeys/pastValues [B, H, t, dk]).
+  // x [B, T, d]: the positions after the t cached ones (pastKeys/pastValues [B, H, t, dk], t may be 0).
   // Training passes the whole target with an empty cache; decoding one position at a time.
   TransformerDecoderLayerOutput forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
                                         const torch::Tensor& pastValues, const torch::Tensor& crossKeys,
