@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# End-to-end test of nmt-train started by PyTorch's own launcher, torchrun (2 workers on loopback):
+# with torchrun's rendezvous (--standalone) and with its static one, where the agent runs the store
+# the workers meet at (TORCHELASTIC_USE_AGENT_STORE=True). Either must train what one process
+# trains. Skipped where torchrun (Debian's python3-torch) is not installed.
+# Usage: nmt_train_torchrun.sh BIN_DIR
+set -u
+BIN=$1
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_corpus.sh"
+TORCHRUN=$(command -v torchrun) || { echo "skipped: torchrun not found (Debian's python3-torch has it)"; exit 0; }
+make_tiny_corpus "$TMP"
+cd "$TMP"
+MODEL=("${TINY_MODEL[@]}")
+for i in "${!MODEL[@]}"; do [ "${MODEL[$i]}" != --dropout ] || MODEL[i + 1]=0; done  # N workers == 1 process
+TRAIN=("$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt
+       "${MODEL[@]}" --max-length 40 --device cpu --threads 1 --valid-every 10 --log-every 5 --dist-timeout 20
+       --max-steps 30)
+losses() { awk -F, 'NR > 1 { printf "%s %.4f %s\n", $1, $3, ($4 == "" ? "-" : sprintf("%.4f", $4)) }' "$1/metrics.csv"; }
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# Options in torchrun 1.13's spelling (2.x takes it too). Its "--redirects 0" default fails under
+# Python 3.11 (Debian 12) before a worker starts; redirecting stderr to files and teeing it works.
+LAUNCH=("$TORCHRUN" --nproc_per_node 2 --redirects 2 --tee 2 --no_python)
+
+expect_ok "${TRAIN[@]}" --model-dir one
+
+expect_ok "${LAUNCH[@]}" --log_dir logs-standalone --standalone "${TRAIN[@]}" --model-dir standalone
+expect_contains "$OUT$ERR" "each shared by 2 workers"
+expect_line "$(losses standalone)" "$(losses one)"
+expect_line "$(cut -d, -f10 standalone/metrics.csv | sort -u | tr '\n' ' ')" "2 workers "
+
+expect_ok "${LAUNCH[@]}" --log_dir logs-static --nnodes 1 --node_rank 0 --master_addr 127.0.0.1 --master_port "$(port)" \
+  "${TRAIN[@]}" --model-dir static
+expect_line "$(losses static)" "$(losses one)"
+# rank 0 alone speaks; rank 1's stderr (torchrun keeps it in a file) is empty
+rank1=$(find logs-static -path '*/1/stderr.log')
+[ -n "$rank1" ] || fail "no stderr file of rank 1 under logs-static: $(find logs-static)"
+[ ! -s "$rank1" ] || fail "rank 1 should say nothing: $(cat "$rank1")"
+for f in best.pt last.pt source.model target.model config.ini; do [ -s "static/$f" ] || fail "static/$f missing"; done
+finish
