@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # gpu-check: one command for a machine with an NVIDIA GPU. Builds nmt against a CUDA LibTorch into
 # build-cuda/, runs the test suite, trains both presets (RNN, Transformer encoder) for a few minutes
-# on the GPU with bench/quality.sh, translates and scores test_2016_flickr, and prints one Markdown
-# table: GPU, driver, CUDA, LibTorch, training tokens/s, translation sentences/s, peak GPU memory,
-# BLEU. Dependencies come from the system, or from a folder of Debian packages (--debs DIR, filled
+# on the GPU with bench/quality.sh, translates and scores test_2016_flickr, trains a few steps under
+# torchrun (when installed), and prints one Markdown table: GPU, driver, CUDA, LibTorch, training
+# tokens/s, translation sentences/s, peak GPU memory, BLEU. Dependencies come from the system, or from a folder of Debian packages (--debs DIR, filled
 # by scripts/download-debs.sh; unpacked with dpkg -x, no root needed). Every step logs into
 # BUILD/gpu-check/; a failure stops with the step's name and its log, and a non-zero exit code.
 set -euo pipefail
@@ -239,6 +239,24 @@ run_preset() {  # run_preset rnn|transformer
   ROWS+=("| $enc | $MINUTES min | $steps | $tokens | $sentences | $memory | $greedy | $beam |")
 }
 
+# nmt-train started by torchrun (one worker on the device; the test suite's "CUDA: one worker's group"
+# checks NCCL itself), and whether the build has NCCL for several GPUs. Sets MULTI.
+run_torchrun() {
+  local nccl=no torchrun
+  grep -q "nmt: NCCL for training on several GPUs" "$LOGS/configure.log" && nccl=yes
+  if ! torchrun=$(command -v torchrun); then
+    echo "gpu-check: no torchrun on the PATH: torchrun not checked"
+    MULTI="NCCL built: $nccl; torchrun: not found"
+    return 0
+  fi
+  # --redirects/--tee: torchrun 1.13 under Python 3.11 fails without them; later ones take them too
+  step torchrun "$torchrun" --standalone --nproc_per_node 1 --redirects 2 --tee 2 --log_dir "$LOGS/torchrun-logs" \
+    --no_python "$BUILD/bin/nmt-train" --train-src "$DATA/val.de" --train-tgt "$DATA/val.en" \
+    --valid-src "$DATA/val.de" --valid-tgt "$DATA/val.en" --vocab-size 2000 --max-steps 20 --valid-every 20 \
+    --model-dir "$LOGS/torchrun" --device "$TORCH_DEVICE"
+  MULTI="NCCL built: $nccl; torchrun --nproc_per_node 1: trained 20 steps"
+}
+
 write_summary() {
   {
     echo "| GPU | driver | CUDA | LibTorch | device |"
@@ -248,6 +266,8 @@ write_summary() {
     echo "| preset | training | steps | train tokens/s | translate sentences/s (greedy) | peak GPU memory train / translate | BLEU greedy | BLEU beam 5 |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     printf '%s\n' "${ROWS[@]}"
+    echo
+    echo "Several processes: $MULTI"
   } > "$LOGS/summary.md"
   echo
   cat "$LOGS/summary.md"
@@ -284,4 +304,5 @@ check_runtime
 ROWS=()
 run_preset rnn
 run_preset transformer
+run_torchrun
 write_summary

@@ -8,6 +8,7 @@
 #include "io/Progress.h"
 #include "train/TrainingRun.h"
 #include "util/CudaRuntime.h"
+#include "util/Device.h"
 #include "util/FileSystem.h"
 #include "util/Precision.h"
 #include "util/StopSignal.h"
@@ -144,9 +145,12 @@ int main(int argc, char* argv[]) {
 
     StopSignal::install();
     std::unique_ptr<dist::DataParallelPeers> peers;
-    if (worker.distributed())
+    if (worker.distributed()) {
+      request.device = dist::workerDeviceChoice(request.device, worker.localRank, cudaDeviceCount());
       peers = std::make_unique<dist::DataParallelPeers>(dist::WorkerGroup::connect(
-          worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000))));
+          worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000)),
+          resolveDevice(request.device)));
+    }
     Progress progress(worker.rank == 0 ? stderr : nullptr);  // rank 0 speaks for all
     const auto outcome = runTraining(request, progress, peers.get());
     switch (outcome.reason) {

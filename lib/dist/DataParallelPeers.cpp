@@ -12,9 +12,10 @@ std::vector<double> DataParallelPeers::syncGradients(const std::vector<at::Tenso
 }
 
 std::vector<double> DataParallelPeers::sum(const std::vector<double>& values) {
-  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble)};
+  std::vector<at::Tensor> t{torch::tensor(values, torch::kDouble).to(group_->device())};
   group_->allreduceSum(t);
-  return {t[0].data_ptr<double>(), t[0].data_ptr<double>() + t[0].numel()};
+  const auto sums = t[0].cpu();
+  return {sums.data_ptr<double>(), sums.data_ptr<double>() + sums.numel()};
 }
 
 void DataParallelPeers::broadcastParameters(const std::vector<at::Tensor>& parameters) {

@@ -54,4 +54,13 @@ WorkerEnvironment readWorkerEnvironment(const EnvironmentLookup& lookup) {
   return env;
 }
 
+std::string workerDeviceChoice(const std::string& choice, int localRank, int64_t cudaDevices) {
+  if (cudaDevices == 0 || (choice != "cuda" && choice != "auto")) return choice;  // resolveDevice judges it
+  if (localRank >= cudaDevices)
+    throw InputError(fmt::format("LOCAL_RANK {} needs GPU {}, but this machine has {} (one GPU per worker; start at most "
+                                 "{} workers here, or give --device cpu)",
+                                 localRank, localRank, cudaDevices, cudaDevices));
+  return fmt::format("cuda:{}", localRank);
+}
+
 }  // namespace nmt::dist

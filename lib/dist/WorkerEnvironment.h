@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,5 +27,10 @@ EnvironmentLookup processEnvironment();
 // No WORLD_SIZE (or 1): one process. Otherwise every variable must be there and make sense;
 // an InputError names the variable and its value ("RANK 2 is not below WORLD_SIZE 2").
 WorkerEnvironment readWorkerEnvironment(const EnvironmentLookup& lookup);
+
+// The --device a worker uses: on a machine with GPUs, "cuda" and "auto" become cuda:LOCAL_RANK, one
+// GPU per worker, as NCCL needs; anything else stays as it is (resolveDevice judges it). InputError
+// when the machine has fewer GPUs than its workers.
+std::string workerDeviceChoice(const std::string& choice, int localRank, int64_t cudaDevices);
 
 }  // namespace nmt::dist

@@ -6,6 +6,9 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#if NMT_WITH_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 namespace nmt::dist {
 namespace {
@@ -32,7 +35,10 @@ void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* wha
 
 }  // namespace
 
-std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout) {
+bool WorkerGroup::ncclBuilt() { return NMT_WITH_NCCL != 0; }
+
+std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout,
+                                                  const c10::Device& device) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(env.masterPort);
   options.isServer = env.rank == 0 && !env.agentStore;
@@ -54,18 +60,30 @@ std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, 
   }
   const bool loopback = env.masterAddress == "127.0.0.1" || env.masterAddress == "localhost";
   return std::make_unique<WorkerGroup>(c10::make_intrusive<c10d::PrefixStore>("nmt", store), env.rank, env.worldSize,
-                                       timeout, loopback, fmt::format("{}:{}", env.masterAddress, env.masterPort));
+                                       timeout, loopback, fmt::format("{}:{}", env.masterAddress, env.masterPort), device);
 }
 
 WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-                         std::chrono::milliseconds timeout, bool loopback, const std::string& meetingPoint)
-    : store_(store), rank_(rank), size_(size) {
+                         std::chrono::milliseconds timeout, bool loopback, const std::string& meetingPoint,
+                         const c10::Device& device)
+    : store_(store), device_(device), rank_(rank), size_(size) {
+#if NMT_WITH_NCCL
+  if (device.is_cuda()) {
+    // NCCL meets the other workers at the first collective (the broadcast of rank 0's weights)
+    auto options = c10d::ProcessGroupNCCL::Options::create();
+    options->timeout = timeout;
+    group_ = c10::make_intrusive<c10d::ProcessGroupNCCL>(store_, rank, size, options);
+    backend_ = "nccl";
+    return;
+  }
+#endif
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
                                       : c10d::ProcessGroupGloo::createDefaultDevice());
   options->threads = 1;
   try {
     group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options);
+    backend_ = "gloo";
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: the {} workers did not all join{} within {} s: {}", rank, size,
                                        meetingPoint.empty() ? "" : " at " + meetingPoint, timeout.count() / 1000.0,

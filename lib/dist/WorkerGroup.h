@@ -1,8 +1,10 @@
 #pragma once
 
 #include "dist/WorkerEnvironment.h"
+#include "util/TorchCompat.h"
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
 #include <chrono>
@@ -10,29 +12,35 @@
 #include <string>
 #include <vector>
 
-namespace c10d {
-class ProcessGroupGloo;
-}
-
 namespace nmt::dist {
 
 // The workers of one training run, on LibTorch's own distributed engine (c10d): a Gloo process
-// group for tensors on the CPU. Every collective waits at most the group's timeout, then throws
-// a DistributedError instead of hanging.
+// group for tensors on the CPU, NCCL for tensors on CUDA where LibTorch has it (else Gloo, which
+// a CUDA build of LibTorch also runs on CUDA tensors). Nothing else differs between the two. A
+// Gloo collective waits at most the group's timeout, then throws a DistributedError instead of
+// hanging; NCCL's watchdog ends a process whose collective outlives the timeout.
 class WorkerGroup {
  public:
   // Rendezvous the torchrun way: rank 0 runs c10d's TCPStore at MASTER_ADDR:MASTER_PORT (unless
   // torchrun's agent runs it already), the others connect to it. Throws DistributedError when a peer is not there within `timeout`.
-  static std::unique_ptr<WorkerGroup> connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout);
+  static std::unique_ptr<WorkerGroup> connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout,
+                                              const c10::Device& device = c10::Device(c10::kCPU));
 
   // Over any c10d store (tests run ranks as threads over one HashStore). Blocks until all `size`
   // ranks have joined; `meetingPoint` (host:port) is for the error when they do not.
   WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size, std::chrono::milliseconds timeout,
-              bool loopback = true, const std::string& meetingPoint = "");
+              bool loopback = true, const std::string& meetingPoint = "",
+              const c10::Device& device = c10::Device(c10::kCPU));
   ~WorkerGroup();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // "gloo" or "nccl"
+  const std::string& backend() const { return backend_; }
+  // Where the group's tensors live (NCCL takes CUDA tensors only).
+  const c10::Device& device() const { return device_; }
+  // Whether this build can run NCCL (a CUDA LibTorch built with it, and nccl.h found).
+  static bool ncclBuilt();
 
   // In place, the sum over every worker; several tensors go out at once and are waited for together.
   void allreduceSum(std::vector<at::Tensor>& tensors);
@@ -42,7 +50,9 @@ class WorkerGroup {
 
  private:
   c10::intrusive_ptr<c10d::Store> store_;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
+  c10::intrusive_ptr<compat::ProcessGroupBase> group_;
+  std::string backend_;
+  c10::Device device_;
   int rank_, size_;
 };
 

@@ -3,6 +3,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nmt {
@@ -16,6 +17,8 @@ class TrainingPeers {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   bool writesFiles() const { return rank() == 0; }
+  // How the workers talk ("c10d gloo", "c10d nccl"); empty alone.
+  virtual std::string transport() const { return ""; }
 
   // Averages the gradients over the workers, weighting each by its target tokens (each worker's
   // loss being the mean over its own). Returns the global token count, then the sums of `scalars`.

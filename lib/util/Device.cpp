@@ -8,6 +8,8 @@
 
 namespace nmt {
 
+int64_t cudaDeviceCount() { return torch::cuda::is_available() ? static_cast<int64_t>(torch::cuda::device_count()) : 0; }
+
 c10::Device resolveDevice(const std::string& choice) {
   if (choice == "cpu") return c10::Device(c10::kCPU);
   const bool cuda = torch::cuda::is_available();

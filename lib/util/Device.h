@@ -2,6 +2,7 @@
 
 #include <c10/core/Device.h>
 
+#include <cstdint>
 #include <string>
 
 namespace nmt {
@@ -9,5 +10,8 @@ namespace nmt {
 // Resolves a --device choice: "auto" (CUDA if available, else CPU), "cpu", "cuda", "cuda:N".
 // Throws InputError when the choice is malformed or names a GPU that is not there.
 c10::Device resolveDevice(const std::string& choice);
+
+// The GPUs LibTorch sees (0 without CUDA).
+int64_t cudaDeviceCount();
 
 }  // namespace nmt

@@ -13,7 +13,19 @@
 #define NMT_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+namespace c10d {
+class Backend;
+class ProcessGroup;
+}  // namespace c10d
+
 namespace nmt::compat {
+
+// c10d's base class of Gloo's and NCCL's process groups: ProcessGroup until 1.13, Backend from 2.0.
+#if NMT_TORCH_AT_LEAST(2, 0)
+using ProcessGroupBase = c10d::Backend;
+#else
+using ProcessGroupBase = c10d::ProcessGroup;
+#endif
 
 inline std::string torchVersion() { return TORCH_VERSION; }
 

@@ -24,7 +24,7 @@ expect_ok "${RUN[@]}" --max-steps 30 --model-dir one
 validations=$(grep -c 'validation:' <<< "$ERR")
 expect_ok "${RUN[@]}" --max-steps 30 --model-dir two --processes 2
 expect_contains "$ERR" "starting 2 workers on this machine"
-expect_contains "$ERR" "each shared by 2 workers"
+expect_contains "$ERR" "each shared by 2 workers (c10d gloo)"
 expect_contains "$ERR" "tokens/s (2 workers)"  # the log line off a terminal: global tokens/s
 [ "$(grep -c 'validation:' <<< "$ERR")" -eq "$validations" ] || fail "rank 0 alone should report: $ERR"
 expect_line "$(losses two)" "$(losses one)"

@@ -1,4 +1,6 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
+#include "dist/DataParallelPeers.h"
 #include "dist/GradientSync.h"
 #include "dist/WorkerGroup.h"
 
@@ -89,6 +91,30 @@ TEST_CASE("rank 0's weights reach every worker") {
   });
   const auto expected = torch::cat({torch::ones({15}), torch::zeros({7})});
   for (const auto& s : seen) CHECK(torch::equal(s, expected));
+}
+
+TEST_CASE("workers on the CPU talk through Gloo") {
+  asWorkers(2, [](WorkerGroup& group) { CHECK(group.backend() == "gloo"); });
+}
+
+TEST_CASE("CUDA: one worker's group on a GPU (NCCL where built with it) sums and broadcasts CUDA tensors") {
+  NMT_REQUIRE_CUDA();
+  auto store = c10::make_intrusive<c10d::HashStore>();
+  WorkerGroup group(store, 0, 1, 60s, true, "", nmt::test::kCudaDevice);
+  CHECK(group.backend() == (WorkerGroup::ncclBuilt() ? "nccl" : "gloo"));
+  std::vector<torch::Tensor> tensors{torch::arange(6, torch::TensorOptions().dtype(torch::kFloat).device(nmt::test::kCudaDevice))};
+  group.allreduceSum(tensors);
+  CHECK(torch::equal(tensors[0].cpu(), torch::arange(6, torch::kFloat)));
+  Linear model;
+  std::vector<torch::Tensor> parameters{model.w.detach().to(nmt::test::kCudaDevice), model.b.detach().to(nmt::test::kCudaDevice)};
+  broadcastParameters(group, parameters);
+  CHECK(torch::equal(parameters[0].cpu(), model.w.detach()));
+  group.barrier();
+  // the Trainer's small sums (doubles from the host) go through the group's device
+  DataParallelPeers peers(std::make_unique<WorkerGroup>(c10::make_intrusive<c10d::HashStore>(), 0, 1, 60s, true, "",
+                                                        nmt::test::kCudaDevice));
+  CHECK(peers.sum({1.5, -2.0}) == std::vector<double>{1.5, -2.0});
+  CHECK(peers.transport() == "c10d " + group.backend());
 }
 
 TEST_CASE("a worker that never joins makes the others stop with an error within the timeout") {

@@ -66,3 +66,18 @@ TEST_CASE("a bad torchrun environment is a one-line error naming the variable") 
         "MASTER_PORT is not set (a distributed run needs MASTER_ADDR, MASTER_PORT, RANK and WORLD_SIZE)");
   CHECK(errorFor(ok).empty());
 }
+
+TEST_CASE("each worker of a machine with GPUs takes its own: cuda:LOCAL_RANK") {
+  CHECK(workerDeviceChoice("auto", 1, 2) == "cuda:1");
+  CHECK(workerDeviceChoice("cuda", 0, 4) == "cuda:0");
+  CHECK(workerDeviceChoice("cuda", 3, 4) == "cuda:3");
+  // what the user chose, and any choice without GPUs, stays
+  CHECK(workerDeviceChoice("cpu", 1, 2) == "cpu");
+  CHECK(workerDeviceChoice("cuda:0", 1, 2) == "cuda:0");
+  CHECK(workerDeviceChoice("auto", 1, 0) == "auto");
+  CHECK(workerDeviceChoice("cuda", 1, 0) == "cuda");
+  CHECK(nmt::test::errorOf([] { workerDeviceChoice("cuda", 2, 2); }) ==
+        "LOCAL_RANK 2 needs GPU 2, but this machine has 2 (one GPU per worker; start at most 2 workers here, or give "
+        "--device cpu)");
+  CHECK(nmt::test::errorOf([] { workerDeviceChoice("auto", 4, 1); }).rfind("LOCAL_RANK 4 needs GPU 4, but this machine has 1", 0) == 0);
+}
