@@ -103,12 +103,10 @@ int main(int argc, char* argv[]) {
         targetPieces = model.targetBpe->encodePieces(references[i]);
         targetPieces.push_back("</s>");
       }
-      if (selfAttention) record.headMaps = encoderSelfAttention(model.model, t.sourceIds, t.sourcePieces, dev);
-      if (allHeads || (selfAttention && transformerDecoder)) {
-        auto heads = decoderAttentionHeads(model.model, t.sourceIds, t.sourcePieces, t.hypotheses[0].tokens,
-                                           targetPieces, allHeads, selfAttention, dev);
-        std::move(heads.begin(), heads.end(), std::back_inserter(record.headMaps));
-      }
+      const HeadChoice heads{selfAttention, allHeads, selfAttention && transformerDecoder};
+      if (heads.encoderSelf || heads.cross || heads.decoderSelf)
+        record.headMaps =
+            attentionHeads(model.model, t.sourceIds, t.sourcePieces, t.hypotheses[0].tokens, targetPieces, heads, dev);
       record.attention = heatmapOf(t.attention, std::move(targetPieces), t.sourcePieces);
       writer.add(record);
       ++written;

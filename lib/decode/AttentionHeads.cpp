@@ -20,24 +20,20 @@ void addHeads(HeadMaps& out, const std::string& prefix, const std::vector<torch:
 
 }  // namespace
 
-HeadMaps encoderSelfAttention(Seq2Seq& model, const std::vector<int>& sourceIds,
-                              const std::vector<std::string>& sourcePieces, const c10::Device& device) {
-  auto encoder = model->transformerEncoder();
-  encoder->keepAttention(true);
+HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const std::vector<std::string>& sourcePieces,
+                        const std::vector<int>& targetIds, const std::vector<std::string>& targetPieces,
+                        const HeadChoice& choice, const c10::Device& device) {
   const std::vector<EncodedPair> pair{{sourceIds, {}, 0}};
   const Batch batch = makeBatch(pair, {0}, device);
-  model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  auto encoder = model->transformerEncoder();
+  if (choice.encoderSelf) encoder->keepAttention(true);
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   HeadMaps out;
-  addHeads(out, "self", encoder->selfAttention(), sourcePieces, sourcePieces);
-  encoder->keepAttention(false);
-  return out;
-}
-
-HeadMaps decoderAttentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds,
-                               const std::vector<std::string>& sourcePieces, const std::vector<int>& targetIds,
-                               const std::vector<std::string>& targetPieces, bool cross, bool decoderSelf,
-                               const c10::Device& device) {
-  auto decoder = model->transformerDecoder();
+  if (choice.encoderSelf) {
+    addHeads(out, "self", encoder->selfAttention(), sourcePieces, sourcePieces);
+    encoder->keepAttention(false);
+  }
+  if (!choice.cross && !choice.decoderSelf) return out;
   // the pieces fed: <s>, then each produced piece but the last
   std::vector<int64_t> fed{SpecialIds::kBos};
   std::vector<std::string> fedPieces{"<s>"};
@@ -45,14 +41,11 @@ HeadMaps decoderAttentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds
     fed.push_back(targetIds[i]);
     fedPieces.push_back(targetPieces[i]);
   }
-  const std::vector<EncodedPair> pair{{sourceIds, {}, 0}};
-  const Batch batch = makeBatch(pair, {0}, device);
-  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  auto decoder = model->transformerDecoder();
   decoder->keepAttention(true);
   model->decode(torch::tensor(fed, torch::kInt64).to(device).unsqueeze(0), encoded);
-  HeadMaps out;
-  if (cross) addHeads(out, "cross", decoder->crossAttention(), targetPieces, sourcePieces);
-  if (decoderSelf) addHeads(out, "decoder-self", decoder->selfAttention(), targetPieces, fedPieces);
+  if (choice.cross) addHeads(out, "cross", decoder->crossAttention(), targetPieces, sourcePieces);
+  if (choice.decoderSelf) addHeads(out, "decoder-self", decoder->selfAttention(), targetPieces, fedPieces);
   decoder->keepAttention(false);
   return out;
 }
