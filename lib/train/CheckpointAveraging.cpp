@@ -1,14 +1,17 @@
 #include "train/CheckpointAveraging.h"
 
+#include "util/AtomicFile.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
 
 namespace nmt {
 
-void keepValidatedWeights(Seq2Seq& model, const ModelDirectory& dir, int64_t step, int64_t keep) {
+void keepValidatedWeights(Seq2Seq& model, const ModelDirectory& dir, int64_t step, int64_t keep,
+                          const std::string& savedAs) {
   if (keep <= 0) return;
   files::createDirectories(dir.keptDirectory());
-  saveModel(model, dir.kept(step));
+  if (savedAs.empty()) saveModel(model, dir.kept(step));
+  else copyFileAtomically(savedAs, dir.kept(step));
   const auto kept = dir.keptCheckpoints();
   for (std::size_t i = 0; i + static_cast<std::size_t>(keep) < kept.size(); ++i) files::removeFile(kept[i]);
 }

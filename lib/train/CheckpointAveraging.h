@@ -9,8 +9,10 @@
 namespace nmt {
 
 // Writes the model's weights as those of the validation at `step` (dir.kept(step)) and removes
-// the oldest kept weights beyond the last `keep`.
-void keepValidatedWeights(Seq2Seq& model, const ModelDirectory& dir, int64_t step, int64_t keep);
+// the oldest kept weights beyond the last `keep`. `savedAs`: a file that already holds these very
+// weights (best.pt after an improving validation), copied instead of serializing the model again.
+void keepValidatedWeights(Seq2Seq& model, const ModelDirectory& dir, int64_t step, int64_t keep,
+                          const std::string& savedAs = "");
 
 // The parameter-wise mean of models saved by saveModel (or checkpoints) of one architecture, on
 // the CPU: averaging the last few checkpoints of a run smooths the noise of its last steps, as

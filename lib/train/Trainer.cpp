@@ -130,7 +130,8 @@ bool Trainer::validate(bool scheduled) {
     state_.bestStep = state_.step;
     if (peers_.writesFiles()) saveModel(model_, directory_.best());
   }
-  if (peers_.writesFiles()) keepValidatedWeights(model_, directory_, state_.step, options_.keepCheckpoints);
+  if (peers_.writesFiles())
+    keepValidatedWeights(model_, directory_, state_.step, options_.keepCheckpoints, improved ? directory_.best() : "");
   std::string note;
   if (scheduled) {
     state_.staleValidations = improved ? 0 : state_.staleValidations + 1;

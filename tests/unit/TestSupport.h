@@ -20,6 +20,7 @@ class TempDir {
 };
 
 void writeFile(const std::string& path, const std::string& content);
+std::string readFile(const std::string& path);  // the bytes; throws when unreadable
 void writeLines(const std::string& path, const std::vector<std::string>& lines);
 
 // Deterministic German-like and English-like sentences with umlauts, accents, quotes and digits.

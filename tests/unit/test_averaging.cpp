@@ -43,6 +43,11 @@ TEST_CASE("keepValidatedWeights keeps the last N validations' weights, oldest re
         std::vector<std::string>{dir.file("kept/step-00000600.pt"), dir.file("kept/step-00000800.pt"),
                                  dir.file("kept/step-00001000.pt")});
   CHECK(loadModel(model.kept(1000), c10::Device(c10::kCPU))->config().toText() == tinyTransformer().toText());
+  // weights already saved (best.pt) are copied, byte for byte
+  saveModel(m, model.best());
+  keepValidatedWeights(m, model, 1200, 3, model.best());
+  CHECK(test::readFile(model.kept(1200)) == test::readFile(model.best()));
+  CHECK(model.keptCheckpoints().size() == 3);
 }
 
 TEST_CASE("averageModels takes the parameter-wise mean, and refuses other architectures") {
