@@ -21,13 +21,21 @@ port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 # Options in torchrun 1.13's spelling (2.x takes it too). Its "--redirects 0" default fails under
 # Python 3.11 (Debian 12) before a worker starts; redirecting stderr to files and teeing it works.
 LAUNCH=("$TORCHRUN" --nproc_per_node 2 --redirects 2 --tee 2 --no_python)
+# torchrun 2.4+ asks for c10d's libuv store by default, which Debian 13's PyTorch lacks; 1.13 ignores this
+export USE_LIBUV=0
 
 expect_ok "${TRAIN[@]}" --model-dir one
 
-expect_ok "${LAUNCH[@]}" --log_dir logs-standalone --standalone "${TRAIN[@]}" --model-dir standalone
-expect_contains "$OUT$ERR" "each shared by 2 workers"
-expect_line "$(losses standalone)" "$(losses one)"
-expect_line "$(cut -d, -f10 standalone/metrics.csv | sort -u | tr '\n' ' ')" "2 workers "
+if run "${LAUNCH[@]}" --log_dir logs-standalone --standalone "${TRAIN[@]}" --model-dir standalone; then
+  expect_contains "$OUT$ERR" "each shared by 2 workers (c10d gloo)"
+  expect_line "$(losses standalone)" "$(losses one)"
+  expect_line "$(cut -d, -f10 standalone/metrics.csv | sort -u | tr '\n' ' ')" "2 workers "
+elif [[ $ERR == *"PyTorch was build without libuv support"* ]]; then
+  # its c10d rendezvous makes a libuv store whatever USE_LIBUV says (Debian 13's torchrun 2.6)
+  echo "note: torchrun --standalone cannot start its own store here (a PyTorch without libuv); static rendezvous only"
+else
+  fail "torchrun --standalone exited non-zero (stderr: $ERR)"
+fi
 
 expect_ok "${LAUNCH[@]}" --log_dir logs-static --nnodes 1 --node_rank 0 --master_addr 127.0.0.1 --master_port "$(port)" \
   "${TRAIN[@]}" --model-dir static
