@@ -3,9 +3,10 @@
 # build-cuda/, runs the test suite, trains both presets (RNN, Transformer encoder) for a few minutes
 # on the GPU with bench/quality.sh, translates and scores test_2016_flickr, trains a few steps under
 # torchrun (when installed), and prints one Markdown table: GPU, driver, CUDA, LibTorch, training
-# tokens/s, translation sentences/s, peak GPU memory, BLEU. Dependencies come from the system, or from a folder of Debian packages (--debs DIR, filled
-# by scripts/download-debs.sh; unpacked with dpkg -x, no root needed). Every step logs into
-# BUILD/gpu-check/; a failure stops with the step's name and its log, and a non-zero exit code.
+# tokens/s, translation sentences/s, peak GPU memory, BLEU. Dependencies come from the system, or
+# from a folder of Debian packages (--debs DIR, filled by scripts/download-debs.sh; unpacked with
+# dpkg -x, no root needed). Every step logs into BUILD/gpu-check/; a failure stops with the step's
+# name and its log, and a non-zero exit code.
 set -euo pipefail
 
 usage() {

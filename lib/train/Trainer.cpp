@@ -217,9 +217,9 @@ TrainOutcome Trainer::run() {
   if (peers_.writesFiles()) metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
   const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
-  progress_.message(fmt::format("training: {} pairs in {} batches per epoch{}", train_.size(), plan.size(),
-                                peers_.size() > 1 ? fmt::format(", each shared by {} workers ({})", peers_.size(), peers_.transport())
-                                                  : ""));
+  const std::string shared =
+      peers_.size() > 1 ? fmt::format(", each shared by {} workers ({})", peers_.size(), peers_.transport()) : "";
+  progress_.message(fmt::format("training: {} pairs in {} batches per epoch{}", train_.size(), plan.size(), shared));
   const Stopwatch session;
   const double elapsedBefore = state_.elapsedSeconds;
   auto tick = [&] { state_.elapsedSeconds = elapsedBefore + session.seconds(); };
