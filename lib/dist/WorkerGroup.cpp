@@ -73,7 +73,6 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
     auto options = c10d::ProcessGroupNCCL::Options::create();
     options->timeout = timeout;
     group_ = c10::make_intrusive<c10d::ProcessGroupNCCL>(store_, rank, size, options);
-    backend_ = "nccl";
     return;
   }
 #endif
@@ -83,7 +82,6 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
   options->threads = 1;
   try {
     group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options);
-    backend_ = "gloo";
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: the {} workers did not all join{} within {} s: {}", rank, size,
                                        meetingPoint.empty() ? "" : " at " + meetingPoint, timeout.count() / 1000.0,
@@ -92,6 +90,8 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
 }
 
 WorkerGroup::~WorkerGroup() = default;
+
+std::string WorkerGroup::backend() const { return group_->getBackendName(); }
 
 void WorkerGroup::allreduceSum(std::vector<at::Tensor>& tensors) {
   std::vector<c10::intrusive_ptr<c10d::Work>> works;

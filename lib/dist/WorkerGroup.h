@@ -35,8 +35,8 @@ class WorkerGroup {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
-  // "gloo" or "nccl"
-  const std::string& backend() const { return backend_; }
+  // "gloo" or "nccl", as the process group names itself
+  std::string backend() const;
   // Where the group's tensors live (NCCL takes CUDA tensors only).
   const c10::Device& device() const { return device_; }
   // Whether this build can run NCCL (a CUDA LibTorch built with it, and nccl.h found).
@@ -51,7 +51,6 @@ class WorkerGroup {
  private:
   c10::intrusive_ptr<c10d::Store> store_;
   c10::intrusive_ptr<compat::ProcessGroupBase> group_;
-  std::string backend_;
   c10::Device device_;
   int rank_, size_;
 };
