@@ -22,20 +22,12 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 using namespace nmt;
 using nmt::test::errorOf;
 using nmt::test::TempDir;
 
 namespace {
-
-std::string readAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 ModelConfig tinyConfig() {
   ModelConfig c;
@@ -236,10 +228,10 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
       log.append(row);
     }
   }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+  CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
                              "20,1,2.500000,,,,0.001,100.0,1.0,1\n30,1,2.500000,,,,0.001,100.0,1.0,1\n");
   { MetricsLog resumed(path, true, 20); }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+  CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
                              "20,1,2.500000,,,,0.001,100.0,1.0,1\n");
   // a log from before the workers column: its rows get workers 1, new rows say how many
   nmt::test::writeFile(path, "step,epoch,train_loss,valid_loss,valid_ppl,valid_bleu,learning_rate,tokens_per_s,elapsed_s\n"
@@ -256,10 +248,10 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
     row.workers = 2;
     resumed.append(row);
   }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
+  CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n10,1,2.500000,,,,0.001,100.0,1.0,1\n" +
                              "20,1,,,,,0.001,200.0,2.0,2\n");
   { MetricsLog fresh(path, false, 0); }
-  CHECK(readAll(path) == std::string(MetricsLog::header()) + "\n");
+  CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n");
 }
 
 TEST_CASE("an atomic replacement that fails leaves the old file") {
@@ -272,9 +264,9 @@ TEST_CASE("an atomic replacement that fails leaves the old file") {
             throw std::runtime_error("disk full");
           });
         }) == "disk full");
-  CHECK(readAll(path) == "old\n");
+  CHECK(test::readFile(path) == "old\n");
   writeTextFileAtomically(path, "new\n");
-  CHECK(readAll(path) == "new\n");
+  CHECK(test::readFile(path) == "new\n");
 }
 
 TEST_CASE("a checkpoint restores weights, Adam's state and the random generator exactly") {
