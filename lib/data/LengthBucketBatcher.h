@@ -22,7 +22,7 @@ struct BatchingOptions {
   bool shuffle = true;     // false: no shuffling, batches in length order (for translation)
 };
 
-// Groups examples of similar length so padding stays small: sorts by (source, target) length
+// Groups examples of similar length so padding stays small: sorts by (target, source) length
 // with seeded random tie-breaking, cuts batches under the budget, then shuffles batch order.
 // Every example appears in exactly one batch per epoch.
 class LengthBucketBatcher {
@@ -43,10 +43,16 @@ class LengthBucketBatcher {
 std::vector<std::vector<std::size_t>> fixedSizeBatches(std::size_t examples, std::size_t batchSize);
 
 struct PaddingStats {
-  std::size_t realTokens = 0;    // source + target tokens
-  std::size_t paddedTokens = 0;  // cells of the padded source and target tensors
-  double paddingRatio() const {
-    return paddedTokens == 0 ? 0.0 : 1.0 - static_cast<double>(realTokens) / static_cast<double>(paddedTokens);
+  std::size_t realTokens = 0;          // source + target tokens
+  std::size_t paddedTokens = 0;        // cells of the padded source and target tensors
+  std::size_t realTargetTokens = 0;    // the target side alone: what the decoder pays for
+  std::size_t paddedTargetTokens = 0;
+  double paddingRatio() const { return ratio(realTokens, paddedTokens); }
+  double targetPaddingRatio() const { return ratio(realTargetTokens, paddedTargetTokens); }
+
+ private:
+  static double ratio(std::size_t real, std::size_t padded) {
+    return padded == 0 ? 0.0 : 1.0 - static_cast<double>(real) / static_cast<double>(padded);
   }
 };
 

@@ -86,9 +86,9 @@ expect_contains "$ERR" "BPE: reusing reuse/bpe.model"
 # --- TSV input, epochs, early stopping, the inverse-square-root schedule
 paste train.src train.tgt > train.tsv; paste valid.src valid.tgt > valid.tsv
 expect_ok "$BIN/nmt-train" --train train.tsv --valid valid.tsv "${TINY_MODEL[@]}" --model-dir tsv --max-epochs 1
-expect_contains "$ERR" "training: 600 pairs in 21 batches per epoch"
+expect_contains "$ERR" "training: 600 pairs in 27 batches per epoch"
 expect_contains "$ERR" "nmt-train: done: reached --max-epochs 1"
-expect_line "$(tail -1 tsv/metrics.csv | cut -d, -f1,2)" "21,1"
+expect_line "$(tail -1 tsv/metrics.csv | cut -d, -f1,2)" "27,1"
 expect_ok "$BIN/nmt-train" "${DATA[@]}" --vocab-size 60 --embedding-size 32 --hidden-size 64 --batch-tokens 600 \
   --model-dir stale --lr 1e-9 --valid-every 2 --patience 2 --max-steps 100
 expect_contains "$ERR" "nmt-train: done: early stopping: no better validation BLEU in 2 validations"

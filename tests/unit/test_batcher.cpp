@@ -87,10 +87,24 @@ TEST_CASE("length bucketing keeps padding low on real-length data") {
   CHECK(bucketed.realTokens == fixed.realTokens);
 }
 
+TEST_CASE("the target side is padded least: the decoder pays for every target cell") {
+  // source and target lengths independent, so a batch can be tight on one side only
+  std::mt19937 rng(5);
+  std::vector<ExampleLength> lengths;
+  for (int i = 0; i < 5000; ++i) lengths.push_back({5 + rng() % 30, 5 + rng() % 30});
+  LengthBucketBatcher batcher(lengths, {.batchTokens = 2048, .batchSentences = 0, .seed = 1});
+  const auto stats = measurePadding(lengths, batcher.epoch(0));
+  CHECK(stats.targetPaddingRatio() < 0.02);
+  CHECK(stats.paddingRatio() > 0.15);  // the source side took the padding
+}
+
 TEST_CASE("padding is measured exactly") {
   std::vector<ExampleLength> lengths = {{2, 3}, {4, 1}};
   const auto stats = measurePadding(lengths, {{0, 1}});
   CHECK(stats.realTokens == 10);
   CHECK(stats.paddedTokens == 2 * (4 + 3));
   CHECK(stats.paddingRatio() == doctest::Approx(1.0 - 10.0 / 14.0));
+  CHECK(stats.realTargetTokens == 4);
+  CHECK(stats.paddedTargetTokens == 2 * 3);
+  CHECK(stats.targetPaddingRatio() == doctest::Approx(1.0 - 4.0 / 6.0));
 }
