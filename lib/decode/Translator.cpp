@@ -1,6 +1,7 @@
 #include "decode/Translator.h"
 
 #include "data/Batch.h"
+#include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
 
 #include <algorithm>
@@ -57,6 +58,29 @@ std::vector<Translation> Translator::align(const std::vector<std::string>& sente
   return out;
 }
 
+void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo,
+                                             const std::vector<EncodedPair>& sources, std::vector<Translation>& out) {
+  ContinuousGreedySearch search(model_.model, options_.limits, device_, options_.batchSize);
+  std::size_t next = 0;
+  while (next < todo.size() || search.live() > 0 || search.waiting() > 0) {
+    // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
+    if (next < todo.size() && search.waiting() < options_.batchSize) {
+      const std::size_t end = std::min(todo.size(), next + options_.batchSize);
+      std::vector<EncodedPair> group;
+      std::vector<std::size_t> tags;
+      for (; next < end; ++next) {
+        group.push_back(sources[todo[next]]);
+        tags.push_back(todo[next]);
+      }
+      search.add(group, tags, std::vector<bool>(tags.size(), options_.keepAttention));
+    }
+    for (auto& [i, hypothesis] : search.step()) {
+      if (options_.keepAttention) out[i].attention = hypothesis.attention;
+      out[i].hypotheses.push_back(std::move(hypothesis));
+    }
+  }
+}
+
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
   c10::InferenceMode inference;
   std::vector<Translation> out(sentences.size());
@@ -66,6 +90,10 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
+  if (options_.beam.beamSize <= 1 && model_.model->config().decoder == "rnn") {
+    translateGreedyContinuously(todo, sources, out);
+    todo.clear();
+  }
   for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
     const std::vector<std::size_t> rows(todo.begin() + start,
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));

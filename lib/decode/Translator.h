@@ -13,7 +13,9 @@ namespace nmt {
 
 struct TranslatorOptions {
   BeamOptions beam{1, 1, 1.0};  // beamSize 1: batched greedy search
-  std::size_t batchSize = 64;  // sentences per batch, sorted by length first (beam search: K rows each)
+  // sentences per batch, sorted by length first (beam search: K rows each); greedy search with
+  // the RNN decoder keeps one batch of this many rows running, refilled as sentences end
+  std::size_t batchSize = 64;
   DecodeLimits limits;         // translation length limits
   bool keepAttention = false;  // fill Translation::attention for the best hypothesis
 };
@@ -47,6 +49,10 @@ class Translator {
   // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<EncodedPair>& sources) const;
+  // Greedy search with the RNN decoder: one running batch of batchSize rows that ended
+  // sentences leave and the next ones (in `todo` order) join.
+  void translateGreedyContinuously(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+                                   std::vector<Translation>& out);
 
   TranslationModel& model_;
   TranslatorOptions options_;

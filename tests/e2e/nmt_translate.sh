@@ -29,6 +29,12 @@ expect_line "$OUT" "$batched"
 expect_ok "${T[@]}" --input valid.src --output out.txt
 right=$(paste -d'\t' out.txt valid.tgt | awk -F'\t' '$1 == $2' | wc -l)
 [ "$right" -ge 20 ] || fail "only $right of 40 validation sentences translated exactly"
+# greedy search refills its running batch as sentences end: a batch of 3 (refilled again and again)
+# translates as one sentence at a time does
+expect_ok "${T[@]}" --input valid.src --batch-size 3
+refilled=$OUT
+expect_ok "${T[@]}" --input valid.src --batch-size 1
+expect_line "$refilled" "$OUT"
 
 # --- pipes: same output; each line is answered as soon as it arrives
 expect_ok "${T[@]}" < in.txt

@@ -2,14 +2,17 @@
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "decode/BeamSearch.h"
+#include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
 #include "model/Seq2Seq.h"
+#include "util/InputError.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <set>
 #include <random>
@@ -157,6 +160,105 @@ TEST_CASE("greedy search over a batch finds what it finds for each sentence alon
     lengths.insert(together[r].tokens.size() + together[r].finished);
   }
   CHECK(lengths.size() >= 3);  // rows left the batch at different steps
+}
+
+namespace {
+
+// Runs `search` until every tag in `expected` has ended; `adds` maps a step number to the
+// tags (indices into pairs) added before it, odd tags keeping their attention. Returns the
+// hypotheses by tag and the live-row counts seen.
+std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuously(
+    ContinuousGreedySearch& search, const std::vector<EncodedPair>& pairs,
+    const std::map<int, std::vector<std::size_t>>& adds) {
+  std::map<std::size_t, Hypothesis> got;
+  std::set<std::size_t> liveCounts;
+  for (int step = 0; step < 300 && got.size() < pairs.size(); ++step) {
+    if (auto a = adds.find(step); a != adds.end()) {
+      std::vector<EncodedPair> group;
+      std::vector<bool> attention;
+      for (auto i : a->second) {
+        group.push_back(pairs[i]);
+        attention.push_back(i % 2 == 1);
+      }
+      search.add(group, a->second, attention);
+    }
+    for (auto& [tag, h] : search.step()) got.emplace(tag, std::move(h));
+    liveCounts.insert(search.live());
+  }
+  return {std::move(got), liveCounts};
+}
+
+void checkEachAsAlone(Seq2Seq& model, const std::vector<EncodedPair>& pairs, std::map<std::size_t, Hypothesis>& got) {
+  REQUIRE(got.size() == pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    CAPTURE(i);
+    const auto alone = greedySearch(model, makeBatch(pairs, {i}, c10::Device(c10::kCPU)), DecodeLimits{}, true);
+    CHECK(got[i].tokens == alone[0].tokens);
+    CHECK(got[i].finished == alone[0].finished);
+    CHECK(got[i].score == doctest::Approx(alone[0].score).epsilon(1e-5));
+    if (i % 2 == 0) {
+      CHECK_FALSE(got[i].attention.defined());
+      continue;
+    }
+    REQUIRE(got[i].attention.defined());
+    REQUIRE(got[i].attention.sizes() == alone[0].attention.sizes());
+    CHECK(torch::allclose(got[i].attention, alone[0].attention, 1e-5, 1e-5));
+  }
+}
+
+std::vector<EncodedPair> moreSources() {
+  auto pairs = sources();
+  pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});  // longer than all: pads the others' memory
+  pairs.push_back({{7}, {}, 6});
+  pairs.push_back({{8, 9, 10, 11, 12, 13}, {}, 7});
+  return pairs;
+}
+
+}  // namespace
+
+TEST_CASE("continuous greedy search: sentences joining a running batch between steps get what greedy search gives each alone") {
+  auto model = copyModel();
+  c10::InferenceMode inference;
+  const auto pairs = moreSources();
+  const c10::Device cpu(c10::kCPU);
+  SUBCASE("joining as they are added, a long one after shorter ones") {
+    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 64);
+    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}});
+    CHECK(running.live() == 0);
+    CHECK(liveCounts.size() >= 3);
+    checkEachAsAlone(model, pairs, got);
+  }
+  SUBCASE("waiting for room: at most 2 rows run, the others join as rows end") {
+    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 2);
+    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+    CHECK(*liveCounts.rbegin() == 2);
+    CHECK(running.waiting() == 0);
+    checkEachAsAlone(model, pairs, got);
+  }
+  SUBCASE("a limit cuts a row as greedy search does") {
+    const DecodeLimits tight{0.0, 2, 2};
+    ContinuousGreedySearch cut(model, tight, cpu, 8);
+    cut.add({pairs[4]}, {9}, {false});
+    CHECK(cut.waiting() == 1);
+    CHECK(cut.step().empty());
+    CHECK(cut.waiting() == 0);
+    const auto ended = cut.step();
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0].first == 9);
+    CHECK_FALSE(ended[0].second.finished);
+    CHECK(ended[0].second.tokens == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].tokens);
+  }
+}
+
+TEST_CASE("continuous greedy search refuses the Transformer decoder, whose caches grow with each step") {
+  ModelConfig c;
+  c.sourceVocab = c.targetVocab = 16;
+  c.embeddingSize = 16;
+  c.hiddenSize = 16;
+  c.encoder = c.decoder = "transformer";
+  Seq2Seq model(c);
+  CHECK_THROWS_WITH_AS(ContinuousGreedySearch(model, DecodeLimits{}, c10::Device(c10::kCPU), 4),
+                       "continuous batching needs the RNN decoder (this model's decoder is transformer)", InputError);
 }
 
 TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {

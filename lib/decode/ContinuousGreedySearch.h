@@ -1,0 +1,69 @@
+#pragma once
+
+#include "data/EncodedCorpus.h"
+#include "decode/DecodeLimits.h"
+#include "decode/GreedySearch.h"
+#include "model/Seq2Seq.h"
+
+#include <cstddef>
+#include <deque>
+#include <utility>
+#include <vector>
+
+namespace nmt {
+
+// Greedy search whose batch stays full: sentences are encoded in groups ahead of time and join
+// the running batch between steps as others end. A batch decoded start to end runs its last
+// steps with ever fewer rows, and on a CPU such a step costs nearly what a full one does (the
+// weights are read either way); here most steps run near `capacity` rows. Each sentence gets
+// what greedySearch gives it alone, to float rounding. RNN decoder only: its state has no time
+// axis, so rows of different ages stack; the Transformer decoder's key/value caches do not.
+// Call under inference mode.
+class ContinuousGreedySearch {
+ public:
+  // InputError when the model's decoder is not the RNN one.
+  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device, std::size_t capacity);
+
+  // Encodes the sources (non-empty id lists, without </s>) as one batch; they wait for room in
+  // the running batch. Each is known by its tag; keepAttention[i]: fill that row's
+  // Hypothesis::attention.
+  void add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
+           const std::vector<bool>& keepAttention);
+  std::size_t live() const { return rows_.size(); }
+  std::size_t waiting() const;
+  // Lets waiting rows join while the running batch has room, then one decoder step over every
+  // live row. Returns the rows that ended (</s> or their length limit) with their tags. A kept
+  // Hypothesis::attention is [pieces (+ </s>), source length].
+  std::vector<std::pair<std::size_t, Hypothesis>> step();
+
+ private:
+  struct Row {
+    std::size_t tag;
+    int64_t sourceLength;  // with </s>
+    int64_t limit;         // most pieces it may produce
+    bool keepAttention;
+    Hypothesis hypothesis;
+    std::vector<float> attention;  // steps x sourceLength, row-major
+  };
+  // Encoded rows that have not joined yet, longest source first, their tensors row-aligned.
+  struct Group {
+    std::deque<Row> rows;
+    DecoderMemory memory;
+    RecurrentState initial;
+  };
+
+  void join(Group& group, std::size_t count);
+
+  Seq2Seq& model_;
+  DecodeLimits limits_;
+  c10::Device device_;
+  std::size_t capacity_;
+  std::deque<Group> waiting_;
+  std::vector<Row> rows_;  // in the order of the tensors' batch dimension
+  std::size_t keepingAttention_ = 0;  // live rows that keep attention
+  DecoderMemory memory_;
+  DecoderState state_;
+  at::Tensor previous_;  // [live] the last token of each row
+};
+
+}  // namespace nmt
