@@ -66,44 +66,81 @@ void ContinuousGreedySearch::add(const std::vector<EncodedPair>& sources, const 
   waiting_.push_back(std::move(group));
 }
 
-void ContinuousGreedySearch::join(Group& group, std::size_t count) {
-  const auto n = static_cast<int64_t>(count);
-  const int64_t freshLength = group.rows.front().sourceLength;  // the group's longest first
-  const DecoderMemory fresh{firstRows(group.memory.values, 0, n).narrow(1, 0, freshLength),
-                            firstRows(group.memory.projectedKeys, 0, n).narrow(1, 0, freshLength),
-                            firstRows(group.memory.mask, 0, n).narrow(1, 0, freshLength), {}, {}};
-  // both sides padded to the longer source; padded positions are masked out of attention
-  const int64_t length = std::max(freshLength, memory_.values.defined() ? memory_.values.size(1) : 0);
-  const auto joined = [&](const at::Tensor& running, const at::Tensor& added) {
-    return running.defined() ? torch::cat({padSource(running, length, 0.0), padSource(added, length, 0.0)}, 0) : added;
+ContinuousGreedySearch::Block ContinuousGreedySearch::takeWaiting(std::size_t count) {
+  std::vector<Block> parts;
+  while (count > 0 && !waiting_.empty()) {
+    Group& group = waiting_.front();
+    const std::size_t taken = std::min(count, group.rows.size());
+    const auto n = static_cast<int64_t>(taken);
+    const int64_t length = group.rows.front().sourceLength;  // the group's longest first
+    Block part;
+    part.memory = {firstRows(group.memory.values, 0, n).narrow(1, 0, length),
+                   firstRows(group.memory.projectedKeys, 0, n).narrow(1, 0, length),
+                   firstRows(group.memory.mask, 0, n).narrow(1, 0, length), {}, {}};
+    part.initial = {firstRows(group.initial.h, 1, n), firstRows(group.initial.c, 1, n)};
+    for (std::size_t r = 0; r < taken; ++r) {
+      part.rows.push_back(std::move(group.rows.front()));
+      group.rows.pop_front();
+    }
+    group.memory = {restRows(group.memory.values, 0, n), restRows(group.memory.projectedKeys, 0, n),
+                    restRows(group.memory.mask, 0, n), {}, {}};
+    group.initial = {restRows(group.initial.h, 1, n), restRows(group.initial.c, 1, n)};
+    if (group.rows.empty()) waiting_.pop_front();
+    count -= taken;
+    parts.push_back(std::move(part));
+  }
+  Block block = std::move(parts.front());
+  for (std::size_t k = 1; k < parts.size(); ++k) block = stacked(std::move(block), std::move(parts[k]));
+  return block;
+}
+
+// Rows of `b` after those of `a`, both padded to the longer source (padding is masked out of attention).
+ContinuousGreedySearch::Block ContinuousGreedySearch::stacked(Block a, Block b) {
+  if (a.rows.empty()) return b;
+  const int64_t length = std::max(a.memory.values.size(1), b.memory.values.size(1));
+  const auto joined = [&](const at::Tensor& x, const at::Tensor& y) {
+    return torch::cat({padSource(x, length, 0.0), padSource(y, length, 0.0)}, 0);
   };
-  memory_ = {joined(memory_.values, fresh.values), joined(memory_.projectedKeys, fresh.projectedKeys),
-             joined(memory_.mask, fresh.mask), {}, {}};
-  state_.recurrent.h = catRows(state_.recurrent.h, firstRows(group.initial.h, 1, n), 1);  // [layers, B, H]
-  state_.recurrent.c = catRows(state_.recurrent.c, firstRows(group.initial.c, 1, n), 1);
+  a.memory = {joined(a.memory.values, b.memory.values), joined(a.memory.projectedKeys, b.memory.projectedKeys),
+              joined(a.memory.mask, b.memory.mask), {}, {}};
+  a.initial = {catRows(a.initial.h, b.initial.h, 1), catRows(a.initial.c, b.initial.c, 1)};  // [layers, B, H]
+  for (auto& row : b.rows) a.rows.push_back(std::move(row));
+  return a;
+}
+
+void ContinuousGreedySearch::append(Block block) {
+  const auto n = static_cast<int64_t>(block.rows.size());
+  for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
+  Block running{std::move(rows_), memory_, state_.recurrent};
+  // an owned copy: rows that end later are overwritten in place
+  block.memory = {block.memory.values.clone(), block.memory.projectedKeys.clone(), block.memory.mask.clone(), {}, {}};
+  running = stacked(std::move(running), std::move(block));
+  rows_ = std::move(running.rows);
+  memory_ = running.memory;
+  state_.recurrent = running.initial;
   previous_ = catRows(previous_,
                       torch::full({n}, int64_t{SpecialIds::kBos}, torch::TensorOptions().dtype(torch::kInt64).device(device_)),
                       0);
-  for (std::size_t r = 0; r < count; ++r) {
-    keepingAttention_ += group.rows.front().keepAttention ? 1 : 0;
-    rows_.push_back(std::move(group.rows.front()));
-    group.rows.pop_front();
-  }
-  group.memory = {restRows(group.memory.values, 0, n), restRows(group.memory.projectedKeys, 0, n),
-                  restRows(group.memory.mask, 0, n), {}, {}};
-  group.initial.h = restRows(group.initial.h, 1, n);
-  group.initial.c = restRows(group.initial.c, 1, n);
+}
+
+void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Block block) {
+  for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
+  const int64_t length = std::max(memory_.values.size(1), block.memory.values.size(1));
+  memory_ = {padSource(memory_.values, length, 0.0), padSource(memory_.projectedKeys, length, 0.0),
+             padSource(memory_.mask, length, 0.0), {}, {}};
+  const auto index = torch::tensor(slots, torch::kInt64).to(device_);
+  memory_.values.index_copy_(0, index, padSource(block.memory.values, length, 0.0));
+  memory_.projectedKeys.index_copy_(0, index, padSource(block.memory.projectedKeys, length, 0.0));
+  memory_.mask.index_copy_(0, index, padSource(block.memory.mask, length, 0.0));
+  state_.recurrent.h.index_copy_(1, index, block.initial.h);
+  if (state_.recurrent.c.defined()) state_.recurrent.c.index_copy_(1, index, block.initial.c);
+  previous_.index_fill_(0, index, int64_t{SpecialIds::kBos});
+  for (std::size_t k = 0; k < slots.size(); ++k) rows_[static_cast<std::size_t>(slots[k])] = std::move(block.rows[k]);
 }
 
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
-  // joining copies the running batch's tensors, but a step with a free row costs nearly what a
-  // full one does: rows join whenever there is room
-  for (std::size_t free = capacity_ - std::min(capacity_, rows_.size()); free > 0 && !waiting_.empty();) {
-    const std::size_t count = std::min(free, waiting_.front().rows.size());
-    join(waiting_.front(), count);
-    free -= count;
-    if (waiting_.front().rows.empty()) waiting_.pop_front();
-  }
+  // room at the start, or after rows ended with nobody waiting
+  if (rows_.size() < capacity_ && !waiting_.empty()) append(takeWaiting(capacity_ - rows_.size()));
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
   auto step = model_->decodeStep(previous_, state_, memory_);
@@ -119,9 +156,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (keepingAttention_ > 0) weights = step.attention.to(torch::kCPU, torch::kFloat32).contiguous();
   const int64_t width = weights.defined() ? weights.size(1) : 0;
 
-  std::vector<int64_t> keep;
-  std::vector<Row> going;
-  int64_t longest = 0;
+  std::vector<int64_t> endedSlots;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     Row& row = rows_[r];
     const auto token = static_cast<int>(h[1][static_cast<int64_t>(r)]);
@@ -142,11 +177,27 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
         --keepingAttention_;
       }
       ended.emplace_back(row.tag, std::move(row.hypothesis));
-    } else {
-      keep.push_back(static_cast<int64_t>(r));
-      longest = std::max(longest, row.sourceLength);
-      going.push_back(std::move(row));
+      endedSlots.push_back(static_cast<int64_t>(r));
     }
+  }
+  state_ = step.state;
+  previous_ = next;
+  if (endedSlots.empty()) return ended;
+  // waiting rows take the ended rows' places: a copy of those rows, not of the whole batch
+  const std::size_t replaced = std::min(endedSlots.size(), waiting());
+  if (replaced > 0) overwrite({endedSlots.begin(), endedSlots.begin() + static_cast<std::ptrdiff_t>(replaced)},
+                              takeWaiting(replaced));
+  // the others leave the batch
+  std::vector<int64_t> keep;
+  std::vector<Row> going;
+  std::size_t e = replaced;
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    if (e < endedSlots.size() && endedSlots[e] == static_cast<int64_t>(r)) {
+      ++e;
+      continue;
+    }
+    keep.push_back(static_cast<int64_t>(r));
+    going.push_back(std::move(rows_[r]));
   }
   rows_ = std::move(going);
   if (rows_.empty()) {
@@ -155,19 +206,19 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
     previous_ = at::Tensor();
     return ended;
   }
-  state_ = step.state;
-  previous_ = next;
-  if (keep.size() < static_cast<std::size_t>(next.size(0))) {
+  if (keep.size() < static_cast<std::size_t>(previous_.size(0))) {
     const auto index = torch::tensor(keep, torch::kInt64).to(device_);
     state_ = selectRows(state_, index);
     memory_ = selectRows(memory_, index);
     previous_ = previous_.index_select(0, index);
-    // source positions beyond the longest remaining source are padding for every row
-    if (longest < memory_.values.size(1))
-      memory_ = {memory_.values.narrow(1, 0, longest).contiguous(),
-                 memory_.projectedKeys.narrow(1, 0, longest).contiguous(),
-                 memory_.mask.narrow(1, 0, longest).contiguous(), {}, {}};
   }
+  // source positions beyond the longest live source are padding for every row; cutting them
+  // copies the batch, so only when that saves a quarter of the attention's work
+  int64_t longest = 0;
+  for (const auto& row : rows_) longest = std::max(longest, row.sourceLength);
+  if (longest * 4 <= memory_.values.size(1) * 3)
+    memory_ = {memory_.values.narrow(1, 0, longest).contiguous(), memory_.projectedKeys.narrow(1, 0, longest).contiguous(),
+               memory_.mask.narrow(1, 0, longest).contiguous(), {}, {}};
   return ended;
 }
 

@@ -32,7 +32,8 @@ class ContinuousGreedySearch {
   std::size_t live() const { return rows_.size(); }
   std::size_t waiting() const;
   // Lets waiting rows join while the running batch has room, then one decoder step over every
-  // live row. Returns the rows that ended (</s> or their length limit) with their tags. A kept
+  // live row; waiting rows take the places of rows that ended (a copy of those rows only).
+  // Returns the rows that ended (</s> or their length limit) with their tags. A kept
   // Hypothesis::attention is [pieces (+ </s>), source length].
   std::vector<std::pair<std::size_t, Hypothesis>> step();
 
@@ -52,7 +53,17 @@ class ContinuousGreedySearch {
     RecurrentState initial;
   };
 
-  void join(Group& group, std::size_t count);
+  // Rows with their encoder memory and initial decoder state, row-aligned.
+  struct Block {
+    std::vector<Row> rows;
+    DecoderMemory memory;
+    RecurrentState initial;
+  };
+
+  Block takeWaiting(std::size_t count);  // the next `count` waiting rows, oldest group first
+  static Block stacked(Block a, Block b);
+  void append(Block block);                                         // after the running rows
+  void overwrite(const std::vector<int64_t>& slots, Block block);  // in place of ended rows
 
   Seq2Seq& model_;
   DecodeLimits limits_;

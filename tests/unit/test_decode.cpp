@@ -235,6 +235,12 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
     CHECK(running.waiting() == 0);
     checkEachAsAlone(model, pairs, got);
   }
+  SUBCASE("a longer source taking an ended row's place widens every row's memory") {
+    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 2);
+    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
+    CHECK(*liveCounts.rbegin() == 2);
+    checkEachAsAlone(model, pairs, got);
+  }
   SUBCASE("a limit cuts a row as greedy search does") {
     const DecodeLimits tight{0.0, 2, 2};
     ContinuousGreedySearch cut(model, tight, cpu, 8);
