@@ -54,7 +54,7 @@ void ContinuousGreedySearch::add(const std::vector<EncodedPair>& sources, const 
   std::iota(order.begin(), order.end(), 0);
   const Batch batch = makeBatch(sources, order, device_);  // rows by decreasing length
   const auto encoded = model_->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  Group group;
+  Block group;
   group.memory = model_->prepareDecoder(encoded);
   group.initial = model_->initialDecoderState(encoded).recurrent;
   const auto lengths = batch.sourceLengths.cpu();
@@ -69,7 +69,7 @@ void ContinuousGreedySearch::add(const std::vector<EncodedPair>& sources, const 
 ContinuousGreedySearch::Block ContinuousGreedySearch::takeWaiting(std::size_t count) {
   std::vector<Block> parts;
   while (count > 0 && !waiting_.empty()) {
-    Group& group = waiting_.front();
+    Block& group = waiting_.front();
     const std::size_t taken = std::min(count, group.rows.size());
     const auto n = static_cast<int64_t>(taken);
     const int64_t length = group.rows.front().sourceLength;  // the group's longest first
@@ -89,6 +89,7 @@ ContinuousGreedySearch::Block ContinuousGreedySearch::takeWaiting(std::size_t co
     count -= taken;
     parts.push_back(std::move(part));
   }
+  if (parts.empty()) return {};
   Block block = std::move(parts.front());
   for (std::size_t k = 1; k < parts.size(); ++k) block = stacked(std::move(block), std::move(parts[k]));
   return block;
@@ -111,9 +112,10 @@ ContinuousGreedySearch::Block ContinuousGreedySearch::stacked(Block a, Block b) 
 void ContinuousGreedySearch::append(Block block) {
   const auto n = static_cast<int64_t>(block.rows.size());
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
+  // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
+  if (rows_.empty())
+    block.memory = {block.memory.values.clone(), block.memory.projectedKeys.clone(), block.memory.mask.clone(), {}, {}};
   Block running{std::move(rows_), memory_, state_.recurrent};
-  // an owned copy: rows that end later are overwritten in place
-  block.memory = {block.memory.values.clone(), block.memory.projectedKeys.clone(), block.memory.mask.clone(), {}, {}};
   running = stacked(std::move(running), std::move(block));
   rows_ = std::move(running.rows);
   memory_ = running.memory;
@@ -189,7 +191,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
                               takeWaiting(replaced));
   // the others leave the batch
   std::vector<int64_t> keep;
-  std::vector<Row> going;
+  std::deque<Row> going;
   std::size_t e = replaced;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     if (e < endedSlots.size() && endedSlots[e] == static_cast<int64_t>(r)) {

@@ -46,16 +46,9 @@ class ContinuousGreedySearch {
     Hypothesis hypothesis;
     std::vector<float> attention;  // steps x sourceLength, row-major
   };
-  // Encoded rows that have not joined yet, longest source first, their tensors row-aligned.
-  struct Group {
-    std::deque<Row> rows;
-    DecoderMemory memory;
-    RecurrentState initial;
-  };
-
   // Rows with their encoder memory and initial decoder state, row-aligned.
   struct Block {
-    std::vector<Row> rows;
+    std::deque<Row> rows;
     DecoderMemory memory;
     RecurrentState initial;
   };
@@ -69,8 +62,8 @@ class ContinuousGreedySearch {
   DecodeLimits limits_;
   c10::Device device_;
   std::size_t capacity_;
-  std::deque<Group> waiting_;
-  std::vector<Row> rows_;  // in the order of the tensors' batch dimension
+  std::deque<Block> waiting_;  // encoded groups that have not joined yet, each longest source first
+  std::deque<Row> rows_;       // in the order of the running tensors' batch dimension
   std::size_t keepingAttention_ = 0;  // live rows that keep attention
   DecoderMemory memory_;
   DecoderState state_;
