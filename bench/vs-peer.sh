@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nmt against the Python peer (PyTorch, eager; /work/shared/peers/torch_seq2seq.py) on one device in one run:
-# the same model (configs/multi30k-de-en-rnn-reference.ini, 24.9 M parameters), the same token-budget
-# batches, the same data. Measures, one after the other (never two at once):
+# the same model (configs/multi30k-de-en-rnn-reference.ini, 24.9 M parameters), the same token budget per
+# batch (nmt groups sentences by target length first, the peer by source length), the same data. Measures,
+# one after the other (never two at once):
 #   training tokens/s  nmt-train's tokens_per_s (metrics.csv) against the peer's `bench` mode;
 #   greedy pieces/s    nmt-translate --stats against the peer's `decode` (batches of 64 sentences, both),
 #                      each with its own model trained for the same --steps.
