@@ -8,6 +8,15 @@
 #include <numeric>
 
 namespace nmt {
+namespace {
+
+// A greedy search's one hypothesis, with its attention when asked for.
+void takeGreedy(Translation& t, Hypothesis hypothesis, bool keepAttention) {
+  if (keepAttention) t.attention = hypothesis.attention;
+  t.hypotheses.push_back(std::move(hypothesis));
+}
+
+}  // namespace
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options, c10::Device device)
     : model_(model), options_(std::move(options)), device_(device) {}
@@ -74,10 +83,7 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
       }
       search.add(group, tags, std::vector<bool>(tags.size(), options_.keepAttention));
     }
-    for (auto& [i, hypothesis] : search.step()) {
-      if (options_.keepAttention) out[i].attention = hypothesis.attention;
-      out[i].hypotheses.push_back(std::move(hypothesis));
-    }
+    for (auto& [i, hypothesis] : search.step()) takeGreedy(out[i], std::move(hypothesis), options_.keepAttention);
   }
 }
 
@@ -90,21 +96,25 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
-  if (options_.beam.beamSize <= 1 && model_.model->config().decoder == "rnn") {
+  if (options_.beam.beamSize <= 1 && model_.model->config().decoder == "rnn")
     translateGreedyContinuously(todo, sources, out);
-    todo.clear();
-  }
+  else
+    translateInBatches(todo, sources, out);
+  for (auto& t : out)
+    for (const auto& h : t.hypotheses) t.texts.push_back(model_.targetBpe->decodeIds(h.tokens));
+  return out;
+}
+
+void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+                                    std::vector<Translation>& out) {
   for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
     const std::vector<std::size_t> rows(todo.begin() + start,
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));
     const Batch batch = makeBatch(sources, rows, device_);
     if (options_.beam.beamSize <= 1) {
       auto hyps = greedySearch(model_.model, batch, options_.limits, options_.keepAttention);
-      for (std::size_t r = 0; r < hyps.size(); ++r) {
-        auto& t = out[batch.examples[r]];
-        if (options_.keepAttention) t.attention = hyps[r].attention;
-        t.hypotheses.push_back(std::move(hyps[r]));
-      }
+      for (std::size_t r = 0; r < hyps.size(); ++r)
+        takeGreedy(out[batch.examples[r]], std::move(hyps[r]), options_.keepAttention);
       continue;
     }
     auto nbests = beamSearch(model_.model, batch, options_.limits, options_.beam);
@@ -118,9 +128,6 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
         out[i].attention = out[i].attention.narrow(0, 0, out[i].attention.size(0) - 1);
     }
   }
-  for (auto& t : out)
-    for (const auto& h : t.hypotheses) t.texts.push_back(model_.targetBpe->decodeIds(h.tokens));
-  return out;
 }
 
 }  // namespace nmt

@@ -53,6 +53,10 @@ class Translator {
   // sentences leave and the next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
                                    std::vector<Translation>& out);
+  // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
+  // greedy search with the Transformer decoder).
+  void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+                          std::vector<Translation>& out);
 
   TranslationModel& model_;
   TranslatorOptions options_;
