@@ -35,7 +35,12 @@ at::Tensor restRows(const at::Tensor& t, int64_t dim, int64_t count) {
 
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device,
                                                std::size_t capacity)
-    : model_(model), limits_(limits), device_(device), capacity_(std::max<std::size_t>(capacity, 1)) {
+    : model_(model),
+      limits_(limits),
+      device_(device),
+      capacity_(std::max<std::size_t>(capacity, 1)),
+      banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
+                            torch::TensorOptions().dtype(torch::kInt64).device(device))) {
   if (model_->config().decoder != "rnn")
     throw InputError("continuous batching needs the RNN decoder (this model's decoder is " + model_->config().decoder +
                      ")");
@@ -146,10 +151,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
   auto step = model_->decodeStep(previous_, state_, memory_);
-  // never <pad> or <s>, as in greedySearch
-  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
-                                    torch::TensorOptions().dtype(torch::kInt64).device(device_));
-  step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+  step.logProbs.index_fill_(1, banned_, -std::numeric_limits<float>::infinity());
   auto [best, next] = step.logProbs.max(-1);
   // one transfer to the host: each row's log-probability and token (then attention, if kept)
   const auto host = torch::stack({best.to(torch::kFloat64), next.to(torch::kFloat64)}).cpu();

@@ -62,6 +62,7 @@ class ContinuousGreedySearch {
   DecodeLimits limits_;
   c10::Device device_;
   std::size_t capacity_;
+  at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Block> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension
   std::size_t keepingAttention_ = 0;  // live rows that keep attention
