@@ -301,7 +301,7 @@ LOGS=$BUILD/gpu-check
 mkdir -p "$LOGS"
 configure_and_build
 check_runtime
-[ "$SKIP_TESTS" = yes ] || step tests ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"
+[ "$SKIP_TESTS" = yes ] || step tests ctest --test-dir "$BUILD" --output-on-failure --timeout 300 -j "$JOBS"
 ROWS=()
 run_preset rnn
 run_preset transformer

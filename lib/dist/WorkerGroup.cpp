@@ -4,8 +4,10 @@
 
 #include <fmt/core.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#if NMT_WITH_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
 #if NMT_WITH_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
@@ -36,6 +38,7 @@ void waitAll(std::vector<c10::intrusive_ptr<c10d::Work>>& works, const char* wha
 }  // namespace
 
 bool WorkerGroup::ncclBuilt() { return NMT_WITH_NCCL != 0; }
+bool WorkerGroup::glooBuilt() { return NMT_WITH_GLOO != 0; }
 
 std::unique_ptr<WorkerGroup> WorkerGroup::connect(const WorkerEnvironment& env, std::chrono::milliseconds timeout,
                                                   const c10::Device& device) {
@@ -76,6 +79,7 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
     return;
   }
 #endif
+#if NMT_WITH_GLOO
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
                                       : c10d::ProcessGroupGloo::createDefaultDevice());
@@ -87,6 +91,12 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
                                        meetingPoint.empty() ? "" : " at " + meetingPoint, timeout.count() / 1000.0,
                                        firstLine(e.what())));
   }
+#else
+  (void)loopback, (void)meetingPoint, (void)timeout;
+  throw DistributedError(fmt::format("rank {}: this build has no Gloo, c10d's transport for the CPU (its headers come "
+                                     "with libgloo-dev){}", rank,
+                                     ncclBuilt() ? "; on a GPU, NCCL joins the workers: --device cuda" : ""));
+#endif
 }
 
 WorkerGroup::~WorkerGroup() = default;

@@ -15,7 +15,7 @@
 namespace nmt::dist {
 
 // The workers of one training run, on LibTorch's own distributed engine (c10d): a Gloo process
-// group for tensors on the CPU, NCCL for tensors on CUDA where LibTorch has it (else Gloo, which
+// group for tensors on the CPU (where built with it), NCCL for tensors on CUDA where LibTorch has it (else Gloo, which
 // a CUDA build of LibTorch also runs on CUDA tensors). Nothing else differs between the two. A
 // Gloo collective waits at most the group's timeout, then throws a DistributedError instead of
 // hanging; NCCL's watchdog ends a process whose collective outlives the timeout.
@@ -41,6 +41,8 @@ class WorkerGroup {
   const c10::Device& device() const { return device_; }
   // Whether this build can run NCCL (a CUDA LibTorch built with it, and nccl.h found).
   static bool ncclBuilt();
+  // Whether this build has Gloo, the transport for the CPU (its headers are not in PyTorch's own LibTorch).
+  static bool glooBuilt();
 
   // In place, the sum over every worker; several tensors go out at once and are waited for together.
   void allreduceSum(std::vector<at::Tensor>& tensors);

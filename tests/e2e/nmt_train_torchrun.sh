@@ -4,9 +4,10 @@
 # the workers meet at (TORCHELASTIC_USE_AGENT_STORE=True). Either must train what one process
 # trains. Skipped where torchrun (Debian's python3-torch) is not installed, or cannot start its own
 # store (Debian 13's).
-# Usage: nmt_train_torchrun.sh BIN_DIR
+# Usage: nmt_train_torchrun.sh BIN_DIR [WITH_GLOO (1, or 0 for a build without Gloo: skipped)]
 set -u
 BIN=$1
+[ "${2:-1}" != 0 ] || { echo "skipped: this build has no Gloo (libgloo-dev), the transport for the CPU"; exit 0; }
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_corpus.sh"
 TORCHRUN=$(command -v torchrun) || { echo "skipped: torchrun not found (Debian's python3-torch has it)"; exit 0; }
