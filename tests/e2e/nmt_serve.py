@@ -64,9 +64,11 @@ def api(workdir):
         status, answer = server.translate({"text": sources[:10], "model": "run", "beam": 4, "nbest": 3})
         check(status == 200 and answer["model"] == "run", f"beam: {status} {answer}")
         cli = [line.split(" ||| ") for line in translate_cli("--input", "valid.src", "--beam", "4", "--nbest", "3")]
-        served = [[str(i + 1), h["text"], f"{h['score']:.4f}"] for i, t in enumerate(answer["translations"])
-                  for h in t["nbest"]]
-        check(served == cli[:30], f"n-best differs from nmt-translate's: {served[:3]} vs {cli[:3]}")
+        served = [[str(i + 1), h["text"], h["score"]] for i, t in enumerate(answer["translations"]) for h in t["nbest"]]
+        # Scores within 1e-3: the server decodes these 10 sentences as one batch, nmt-translate all of valid.src, and
+        # batch composition moves the last digit (it did on Debian 13's OpenBLAS: -7.0367 against -7.0366).
+        same = len(served) == 30 and all(s[:2] == c[:2] and abs(s[2] - float(c[2])) < 1e-3 for s, c in zip(served, cli))
+        check(same, f"n-best differs from nmt-translate's: {served[:3]} vs {cli[:3]}")
         check(all(t["text"] == t["nbest"][0]["text"] for t in answer["translations"]), "best is not the first of n-best")
 
         # --- attention: a row per target piece, a column per source piece, rows sum to 1
