@@ -8,15 +8,6 @@
 #include <numeric>
 
 namespace nmt {
-namespace {
-
-// A greedy search's one hypothesis, with its attention when asked for.
-void takeGreedy(Translation& t, Hypothesis hypothesis, bool keepAttention) {
-  if (keepAttention) t.attention = hypothesis.attention;
-  t.hypotheses.push_back(std::move(hypothesis));
-}
-
-}  // namespace
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options, c10::Device device)
     : model_(model), options_(std::move(options)), device_(device) {}
@@ -28,22 +19,32 @@ std::vector<std::string> Translator::targetPieces(const Hypothesis& hypothesis) 
   return pieces;
 }
 
+std::vector<int> Translator::readSource(const std::string& sentence, Translation& t) const {
+  auto ids = model_.sourceBpe->encodeIds(sentence);
+  t.inputPieces = ids.size();
+  if (model_.maxInputLength > 0 && ids.size() > model_.maxInputLength) {
+    ids.resize(model_.maxInputLength);
+    t.truncated = true;
+  }
+  // pieces as written (an unknown character shows itself, not <unk>)
+  t.sourcePieces = model_.sourceBpe->encodePieces(sentence);
+  t.sourcePieces.resize(ids.size());
+  t.sourcePieces.push_back("</s>");
+  t.sourceIds = ids;
+  return ids;
+}
+
+void Translator::takeGreedy(Translation& t, Hypothesis hypothesis) const {
+  if (options_.keepAttention) t.attention = hypothesis.attention;
+  t.texts.push_back(model_.targetBpe->decodeIds(hypothesis.tokens));
+  t.hypotheses.push_back(std::move(hypothesis));
+}
+
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
                                                  std::vector<Translation>& out, std::vector<EncodedPair>& sources) const {
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < sentences.size(); ++i) {
-    auto ids = model_.sourceBpe->encodeIds(sentences[i]);
-    out[i].inputPieces = ids.size();
-    if (model_.maxInputLength > 0 && ids.size() > model_.maxInputLength) {
-      ids.resize(model_.maxInputLength);
-      out[i].truncated = true;
-    }
-    // pieces as written (an unknown character shows itself, not <unk>)
-    out[i].sourcePieces = model_.sourceBpe->encodePieces(sentences[i]);
-    out[i].sourcePieces.resize(ids.size());
-    out[i].sourcePieces.push_back("</s>");
-    out[i].sourceIds = ids;
-    sources[i] = {std::move(ids), {}, i + 1};
+    sources[i] = {readSource(sentences[i], out[i]), {}, i + 1};
     if (!sources[i].source.empty()) todo.push_back(i);
   }
   return todo;
@@ -83,7 +84,7 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
       }
       search.add(group, tags, std::vector<bool>(tags.size(), options_.keepAttention));
     }
-    for (auto& [i, hypothesis] : search.step()) takeGreedy(out[i], std::move(hypothesis), options_.keepAttention);
+    for (auto& [i, hypothesis] : search.step()) takeGreedy(out[i], std::move(hypothesis));
   }
 }
 
@@ -100,8 +101,6 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     translateGreedyContinuously(todo, sources, out);
   else
     translateInBatches(todo, sources, out);
-  for (auto& t : out)
-    for (const auto& h : t.hypotheses) t.texts.push_back(model_.targetBpe->decodeIds(h.tokens));
   return out;
 }
 
@@ -114,13 +113,14 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     if (options_.beam.beamSize <= 1) {
       auto hyps = greedySearch(model_.model, batch, options_.limits, options_.keepAttention);
       for (std::size_t r = 0; r < hyps.size(); ++r)
-        takeGreedy(out[batch.examples[r]], std::move(hyps[r]), options_.keepAttention);
+        takeGreedy(out[batch.examples[r]], std::move(hyps[r]));
       continue;
     }
     auto nbests = beamSearch(model_.model, batch, options_.limits, options_.beam);
     for (std::size_t r = 0; r < nbests.size(); ++r) {
       const std::size_t i = batch.examples[r];
       out[i].hypotheses = std::move(nbests[r]);
+      for (const auto& h : out[i].hypotheses) out[i].texts.push_back(model_.targetBpe->decodeIds(h.tokens));
       if (options_.keepAttention && !out[i].hypotheses.empty())
         out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].hypotheses[0].tokens, device_).attention;
       // forced decoding always ends with </s>; drop that row when the hypothesis was cut

@@ -44,6 +44,11 @@ class Translator {
   std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references);
   // Target pieces of a hypothesis, with "</s>" when it was produced.
   std::vector<std::string> targetPieces(const Hypothesis& hypothesis) const;
+  // BPE-encodes one sentence into t's source fields (truncated to the model's maximum) and returns
+  // its ids, for callers that decode themselves (the server's running batch); empty for an empty line.
+  std::vector<int> readSource(const std::string& sentence, Translation& t) const;
+  // A greedy hypothesis into t, with its text (and its attention when keepAttention).
+  void takeGreedy(Translation& t, Hypothesis hypothesis) const;
 
  private:
   // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.

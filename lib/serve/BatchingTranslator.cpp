@@ -18,8 +18,22 @@ struct BatchingTranslator::Job {
   std::promise<std::vector<ServedTranslation>> promise;
 };
 
+namespace {
+
+TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
+  TranslatorOptions o;
+  o.limits = options.limits;
+  o.keepAttention = true;  // a hypothesis has attention only where its row kept it
+  return o;
+}
+
+}  // namespace
+
 BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
-    : model_(std::move(model)), device_(device), options_(options) {
+    : model_(std::move(model)), device_(device), options_(options), greedy_(model_, greedyOptions(options_), device_) {
+  if (model_.model->config().decoder == "rnn")
+    running_ = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_,
+                                                        options_.maxBatchSentences);
   worker_ = std::thread([this] { run(); });
 }
 
@@ -59,7 +73,7 @@ ServeCounters BatchingTranslator::counters() const {
   return counters_;
 }
 
-std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
+std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch(std::size_t most) {
   const DecodeSettings settings = queue_.front().job->settings;
   std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
   for (std::size_t i = 0; i < queue_.size(); ++i)
@@ -68,34 +82,52 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
       lengths.push_back(queue_[i].job->sentences[queue_[i].index].size());
     }
   std::vector<Pending> batch;
-  for (std::size_t k : pickSimilarLengths(lengths, options_.maxBatchSentences)) batch.push_back(std::move(queue_[candidates[k]]));
+  for (std::size_t k : pickSimilarLengths(lengths, most)) batch.push_back(std::move(queue_[candidates[k]]));
   std::deque<Pending> rest;  // the others, in their order (a taken one was moved from: no job)
   for (auto& p : queue_)
     if (p.job) rest.push_back(std::move(p));
   queue_ = std::move(rest);
+  ++counters_.batches;
+  counters_.sentences += batch.size();
+  counters_.largestBatch = std::max(counters_.largestBatch, batch.size());
   return batch;
+}
+
+bool BatchingTranslator::batchReady(std::size_t room) const {
+  if (stopping_) return true;
+  const auto& first = queue_.front().job->settings;
+  const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.job->settings == first; });
+  return static_cast<std::size_t>(same) >= room;
 }
 
 void BatchingTranslator::run() {
   const AutocastScope autocast(device_, options_.precision);  // autocast is per thread
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return;  // stopping, nothing left
-    // wait for company until the oldest sentence has waited batchWait, unless a batch is full
-    const auto deadline = queue_.front().arrival + options_.batchWait;
-    wake_.wait_until(lock, deadline, [&] {
-      if (stopping_) return true;
-      const auto& first = queue_.front().job->settings;
-      const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.job->settings == first; });
-      return static_cast<std::size_t>(same) >= options_.maxBatchSentences;
-    });
-    auto batch = takeBatch();
-    ++counters_.batches;
-    counters_.sentences += batch.size();
-    counters_.largestBatch = std::max(counters_.largestBatch, batch.size());
+    const bool running = running_ && (running_->live() > 0 || running_->waiting() > 0);
+    std::vector<Pending> batch;
+    if (!running) {
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      // wait for company until the oldest sentence has waited batchWait, unless a batch is full
+      wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
+                       [&] { return batchReady(options_.maxBatchSentences); });
+      batch = takeBatch(options_.maxBatchSentences);
+    } else if (!queue_.empty() && running_->waiting() == 0) {
+      // Between steps, newcomers join as one group once the last group has found rows, and only
+      // when they fill the free rows: the encoder costs about as much for a few sentences as for
+      // many, so under light load they wait for the running batch to end (then go as a new one).
+      const std::size_t free = options_.maxBatchSentences - std::min(options_.maxBatchSentences, running_->live());
+      if (batchReady(free > 0 ? free : options_.maxBatchSentences)) batch = takeBatch(options_.maxBatchSentences);
+    }
     lock.unlock();
-    decode(batch);
+    if (!batch.empty()) {
+      if (running_ && batch.front().job->settings.beam == 1)
+        join(std::move(batch));
+      else
+        decode(batch);
+    }
+    if (running_ && (running_->live() > 0 || running_->waiting() > 0)) stepRunning();
     lock.lock();
   }
 }
@@ -110,7 +142,30 @@ std::vector<std::vector<float>> toRows(const at::Tensor& attention) {
   return rows;
 }
 
+ServedTranslation served(const Translation& t, const Translator& translator, bool attention,
+                         std::size_t maxInputLength) {
+  ServedTranslation s;
+  s.sourcePieces = t.sourcePieces;
+  for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
+    s.hypotheses.push_back({t.texts[k], t.hypotheses[k].score, translator.targetPieces(t.hypotheses[k])});
+  if (attention && t.attention.defined()) s.attention = toRows(t.attention);
+  if (t.truncated) s.warning = fmt::format("{} pieces, truncated to the model's maximum of {}", t.inputPieces, maxInputLength);
+  return s;
+}
+
 }  // namespace
+
+void BatchingTranslator::answer(const Pending& pending, ServedTranslation translation) {
+  const auto& job = pending.job;
+  job->results[pending.index] = std::move(translation);
+  if (--job->remaining == 0 && !job->failed) job->promise.set_value(std::move(job->results));
+}
+
+void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
+  if (job->failed) return;
+  job->failed = true;
+  job->promise.set_exception(std::current_exception());
+}
 
 void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   const DecodeSettings settings = batch.front().job->settings;
@@ -123,31 +178,59 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     Translator translator(model_, options, device_);
     std::vector<std::string> sentences;
     for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);
-    auto translations = translator.translate(sentences);
-
+    const auto translations = translator.translate(sentences);
     // only this thread touches a job's results and counts
-    std::vector<std::shared_ptr<Job>> finished;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const auto& t = translations[i];
-      ServedTranslation s;
-      s.sourcePieces = t.sourcePieces;
-      for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
-        s.hypotheses.push_back({t.texts[k], t.hypotheses[k].score, translator.targetPieces(t.hypotheses[k])});
-      if (settings.attention && t.attention.defined()) s.attention = toRows(t.attention);
-      if (t.truncated)
-        s.warning = fmt::format("{} pieces, truncated to the model's maximum of {}", t.inputPieces, model_.maxInputLength);
-      const auto& job = batch[i].job;
-      job->results[batch[i].index] = std::move(s);
-      if (--job->remaining == 0 && !job->failed) finished.push_back(job);
+    for (std::size_t i = 0; i < batch.size(); ++i)
+      answer(batch[i], served(translations[i], translator, settings.attention, model_.maxInputLength));
+  } catch (...) {
+    for (const auto& p : batch) fail(p.job);
+  }
+}
+
+void BatchingTranslator::join(std::vector<Pending> batch) {
+  c10::InferenceMode inference;
+  std::vector<EncodedPair> sources;
+  std::vector<std::size_t> tags;
+  std::vector<bool> keepAttention;
+  try {
+    for (auto& p : batch) {
+      Translation t;
+      auto ids = greedy_.readSource(p.job->sentences[p.index], t);
+      if (ids.empty()) {  // an empty line: nothing to decode
+        answer(p, served(t, greedy_, false, model_.maxInputLength));
+        continue;
+      }
+      keepAttention.push_back(p.job->settings.attention);
+      sources.push_back({std::move(ids), {}, 0});
+      tags.push_back(nextTag_);
+      runningSentences_.emplace(nextTag_++, Running{std::move(p), std::move(t)});
     }
-    for (auto& job : finished) job->promise.set_value(std::move(job->results));
+    running_->add(sources, tags, keepAttention);
   } catch (...) {
     for (const auto& p : batch)
-      if (!p.job->failed) {
-        p.job->failed = true;
-        p.job->promise.set_exception(std::current_exception());
-      }
+      if (p.job) fail(p.job);  // not yet moved into the running batch
+    failRunning();
   }
+}
+
+void BatchingTranslator::stepRunning() {
+  c10::InferenceMode inference;
+  try {
+    for (auto& [tag, hypothesis] : running_->step()) {
+      auto node = runningSentences_.extract(tag);
+      Running& r = node.mapped();
+      greedy_.takeGreedy(r.translation, std::move(hypothesis));
+      answer(r.pending, served(r.translation, greedy_, r.pending.job->settings.attention, model_.maxInputLength));
+    }
+  } catch (...) {
+    failRunning();
+  }
+}
+
+void BatchingTranslator::failRunning() {
+  for (auto& [tag, r] : runningSentences_) fail(r.pending.job);
+  runningSentences_.clear();
+  running_ = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
 }
 
 }  // namespace nmt::serve

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "decode/ContinuousGreedySearch.h"
 #include "decode/DecodeLimits.h"
 #include "decode/TranslationModel.h"
+#include "decode/Translator.h"
 #include "serve/JsonResponses.h"
 #include "serve/ServedTranslation.h"
 #include "util/Precision.h"
@@ -14,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace nmt::serve {
@@ -38,6 +41,11 @@ struct DecodeSettings {
 // thread owns the model and decodes; callers get a future. A sentence waits at most batchWait
 // for others to arrive (none when maxBatchSentences are already waiting), so a lone request
 // costs about one sentence's time and a busy server decodes full batches.
+// Greedy requests to a model with the RNN decoder go into one running batch of
+// maxBatchSentences rows (ContinuousGreedySearch): each sentence is answered at the step it
+// ends, and sentences that arrived meanwhile are encoded as a group and take the free rows, so
+// the batch stays full and nobody waits for the longest sentence of its batch. Beam search and
+// the Transformer decoder decode whole batches, between steps of the running one.
 class BatchingTranslator {
  public:
   BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options);
@@ -60,11 +68,25 @@ class BatchingTranslator {
     std::chrono::steady_clock::time_point arrival;
   };
 
+  // A sentence of the running batch: where its answer goes, and what is known of it so far.
+  struct Running {
+    Pending pending;
+    Translation translation;
+  };
+
   void run();
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
-  // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
-  std::vector<Pending> takeBatch();
-  void decode(const std::vector<Pending>& batch);
+  // with the same settings, up to `most`, chosen by pickSimilarLengths.
+  std::vector<Pending> takeBatch(std::size_t most);
+  // Whether enough sentences with the oldest one's settings wait to fill `room` rows, or the
+  // server is stopping (caller holds the lock).
+  bool batchReady(std::size_t room) const;
+  void decode(const std::vector<Pending>& batch);  // start to end
+  void join(std::vector<Pending> batch);           // greedy sentences into the running batch
+  void stepRunning();                              // one step of it, answering the sentences that end
+  void failRunning();                              // after a failed step: every running sentence
+  void answer(const Pending& pending, ServedTranslation translation);
+  static void fail(const std::shared_ptr<Job>& job);
 
   TranslationModel model_;
   c10::Device device_;
@@ -74,6 +96,11 @@ class BatchingTranslator {
   std::deque<Pending> queue_;
   bool stopping_ = false;
   ServeCounters counters_;
+  // the running batch: only the worker thread touches these
+  Translator greedy_;  // reads sources and finishes greedy hypotheses (attention kept where asked)
+  std::unique_ptr<ContinuousGreedySearch> running_;  // null: the model's decoder cannot keep one
+  std::unordered_map<std::size_t, Running> runningSentences_;  // by tag
+  std::size_t nextTag_ = 0;
   std::thread worker_;
 };
 

@@ -1,6 +1,7 @@
 #include "TestSupport.h"
 #include "decode/Translator.h"
 #include "serve/BatchingTranslator.h"
+#include "tokenization/SpecialIds.h"
 
 #include <doctest/doctest.h>
 #include <fmt/core.h>
@@ -126,4 +127,65 @@ TEST_CASE("an empty sentence gives no hypotheses; an overlong one is cut with a 
   CHECK(got[1].sourcePieces.size() == 5);  // 4 pieces and </s>
   const auto pieces = BpeModel(test::sharedBpeModelPath()).encodeIds("ein sehr langer Satz mit vielen Wörtern").size();
   CHECK(got[1].warning == fmt::format("{} pieces, truncated to the model's maximum of 4", pieces));
+}
+
+namespace {
+
+// A model that never ends a sentence, so that each runs to its length limit: 30 pieces a source
+// piece (</s> included), hundreds of steps for a sentence of a dozen words.
+TranslationModel endlessModel() {
+  auto model = smallModel();
+  bool biased = false;
+  torch::NoGradGuard noGrad;
+  for (auto& p : model.model->named_parameters())
+    if (p.key().find("bias") != std::string::npos && p.value().dim() == 1 &&
+        p.value().size(0) == model.model->config().targetVocab) {
+      p.value()[SpecialIds::kEos].fill_(-1e4);
+      biased = true;
+    }
+  REQUIRE(biased);
+  return model;
+}
+
+const std::string kLongSentence = "Ein Mann fährt über die Straße mit seinem Fahrrad im Schnee und sagt Hallo";
+
+// Submits the long sentence, then, once it decodes, a short one: returns both answers and
+// whether the short one was answered while the long one still decoded.
+struct Overlap {
+  std::vector<ServedTranslation> longAnswer, shortAnswer;
+  bool shortFirst = false;
+};
+Overlap longThenShort(std::size_t maxBatch) {
+  auto options = queueOptions(0ms, maxBatch);
+  options.limits = {30.0, 0, 100000};
+  BatchingTranslator queue(endlessModel(), kCpu, options);
+  auto first = queue.submit({kLongSentence}, {});
+  for (int i = 0; i < 1000 && queue.counters().batches == 0; ++i) std::this_thread::sleep_for(1ms);
+  REQUIRE(queue.counters().batches == 1);
+  auto second = queue.submit({"Hund"}, DecodeSettings{1, 1, true});
+  Overlap o;
+  o.shortAnswer = second.get();
+  o.shortFirst = first.wait_for(0s) == std::future_status::timeout;
+  o.longAnswer = first.get();
+  REQUIRE(o.shortAnswer.size() == 1);
+  REQUIRE(o.longAnswer.size() == 1);
+  CHECK(o.shortAnswer[0].hypotheses[0].targetPieces.size() == 30 * o.shortAnswer[0].sourcePieces.size());
+  CHECK(o.longAnswer[0].hypotheses[0].targetPieces.size() == 30 * o.longAnswer[0].sourcePieces.size());
+  CHECK(queue.counters().batches == 2);
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("greedy newcomers that fill the running batch's free rows join it and are answered when they end") {
+  const auto o = longThenShort(2);  // one free row: the short sentence fills it
+  CHECK(o.shortFirst);
+  // the one that asked for attention has it, a row per target piece; the other has none
+  CHECK(o.shortAnswer[0].attention.size() == o.shortAnswer[0].hypotheses[0].targetPieces.size());
+  CHECK(o.longAnswer[0].attention.empty());
+}
+
+TEST_CASE("greedy newcomers too few to fill the running batch wait for it to end, then go as a new batch") {
+  // 31 free rows and one newcomer: encoding it alone would cost more than it saves
+  CHECK_FALSE(longThenShort(32).shortFirst);
 }
