@@ -73,7 +73,7 @@ ServeCounters BatchingTranslator::counters() const {
   return counters_;
 }
 
-std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch(std::size_t most) {
+std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
   const DecodeSettings settings = queue_.front().job->settings;
   std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
   for (std::size_t i = 0; i < queue_.size(); ++i)
@@ -82,7 +82,7 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch(std::size
       lengths.push_back(queue_[i].job->sentences[queue_[i].index].size());
     }
   std::vector<Pending> batch;
-  for (std::size_t k : pickSimilarLengths(lengths, most)) batch.push_back(std::move(queue_[candidates[k]]));
+  for (std::size_t k : pickSimilarLengths(lengths, options_.maxBatchSentences)) batch.push_back(std::move(queue_[candidates[k]]));
   std::deque<Pending> rest;  // the others, in their order (a taken one was moved from: no job)
   for (auto& p : queue_)
     if (p.job) rest.push_back(std::move(p));
@@ -112,13 +112,13 @@ void BatchingTranslator::run() {
       // wait for company until the oldest sentence has waited batchWait, unless a batch is full
       wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
                        [&] { return batchReady(options_.maxBatchSentences); });
-      batch = takeBatch(options_.maxBatchSentences);
+      batch = takeBatch();
     } else if (!queue_.empty() && running_->waiting() == 0) {
       // Between steps, newcomers join as one group once the last group has found rows, and only
       // when they fill the free rows: the encoder costs about as much for a few sentences as for
       // many, so under light load they wait for the running batch to end (then go as a new one).
       const std::size_t free = options_.maxBatchSentences - std::min(options_.maxBatchSentences, running_->live());
-      if (batchReady(free > 0 ? free : options_.maxBatchSentences)) batch = takeBatch(options_.maxBatchSentences);
+      if (batchReady(free > 0 ? free : options_.maxBatchSentences)) batch = takeBatch();
     }
     lock.unlock();
     if (!batch.empty()) {

@@ -76,8 +76,8 @@ class BatchingTranslator {
 
   void run();
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
-  // with the same settings, up to `most`, chosen by pickSimilarLengths.
-  std::vector<Pending> takeBatch(std::size_t most);
+  // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
+  std::vector<Pending> takeBatch();
   // Whether enough sentences with the oldest one's settings wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
