@@ -86,7 +86,7 @@ class BatchingTranslator {
   void stepRunning();                              // one step of it, answering the sentences that end
   void failRunning();                              // after a failed step: every running sentence
   void answer(const Pending& pending, ServedTranslation translation);
-  static void fail(const std::shared_ptr<Job>& job);
+  static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
   TranslationModel model_;
   c10::Device device_;
