@@ -31,9 +31,7 @@ TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
     : model_(std::move(model)), device_(device), options_(options), greedy_(model_, greedyOptions(options_), device_) {
-  if (model_.model->config().decoder == "rnn")
-    running_ = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_,
-                                                        options_.maxBatchSentences);
+  if (model_.model->config().decoder == "rnn") running_ = newRunningBatch();
   worker_ = std::thread([this] { run(); });
 }
 
@@ -104,9 +102,8 @@ void BatchingTranslator::run() {
   const AutocastScope autocast(device_, options_.precision);  // autocast is per thread
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    const bool running = running_ && (running_->live() > 0 || running_->waiting() > 0);
     std::vector<Pending> batch;
-    if (!running) {
+    if (!runningBatchBusy()) {
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, nothing left
       // wait for company until the oldest sentence has waited batchWait, unless a batch is full
@@ -127,7 +124,7 @@ void BatchingTranslator::run() {
       else
         decode(batch);
     }
-    if (running_ && (running_->live() > 0 || running_->waiting() > 0)) stepRunning();
+    if (runningBatchBusy()) stepRunning();
     lock.lock();
   }
 }
@@ -230,7 +227,15 @@ void BatchingTranslator::stepRunning() {
 void BatchingTranslator::failRunning() {
   for (auto& [tag, r] : runningSentences_) fail(r.pending.job);
   runningSentences_.clear();
-  running_ = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
+  running_ = newRunningBatch();
+}
+
+std::unique_ptr<ContinuousGreedySearch> BatchingTranslator::newRunningBatch() {
+  return std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
+}
+
+bool BatchingTranslator::runningBatchBusy() const {
+  return running_ && (running_->live() > 0 || running_->waiting() > 0);
 }
 
 }  // namespace nmt::serve

@@ -85,6 +85,8 @@ class BatchingTranslator {
   void join(std::vector<Pending> batch);           // greedy sentences into the running batch
   void stepRunning();                              // one step of it, answering the sentences that end
   void failRunning();                              // after a failed step: every running sentence
+  std::unique_ptr<ContinuousGreedySearch> newRunningBatch();
+  bool runningBatchBusy() const;  // rows decoding or encoded and waiting for rows
   void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
