@@ -39,6 +39,17 @@ got: $1"
   CHECKS=$((CHECKS + 1))
 }
 
+# expect_translations GOT EXPECTED: nmt-translate --scores lines (N ||| text ||| score), the same
+# texts with scores within 1e-3: where the order of float sums differs, so do the last digits.
+expect_translations() {
+  awk -F' [|][|][|] ' 'NR == FNR { text[FNR] = $1 "|" $2; score[FNR] = $3; n = FNR; next }
+                       { m = FNR; if ($1 "|" $2 != text[FNR] || (score[FNR] - $3) ^ 2 >= 1e-6) bad = 1 }
+                       END { exit bad || m != n }' <(echo "$2") <(echo "$1") ||
+    fail "expected these translations (scores within 1e-3): $2
+got: $1"
+  CHECKS=$((CHECKS + 1))
+}
+
 # Whether the programs in $BIN see a CUDA device (their --version names the runtime).
 cuda_available() { "$BIN/nmt-train" --version | grep -q "CUDA devices [1-9]"; }
 
