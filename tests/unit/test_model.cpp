@@ -104,6 +104,25 @@ TEST_CASE("Bahdanau attention equals a hand computation") {
   CHECK(context[0][0].item<double>() == doctest::Approx(w1).epsilon(1e-6));
 }
 
+TEST_CASE("Bahdanau attention's weights and gradients are those of softmax(v.tanh(W q + U k)), which it computes via sigmoid") {
+  torch::manual_seed(7);
+  BahdanauAttention attention(6, 7, 4);
+  const auto query = torch::randn({3, 6}), keys = torch::randn({3, 5, 7});
+  const auto mask = torch::tensor({1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0}, torch::kBool).view({3, 5});
+  const auto params = attention->named_parameters();
+  const auto W = params["W.weight"], U = params["U.weight"], b = params["U.bias"], v = params["v.weight"];
+  // the textbook form, by hand
+  const auto energies = torch::matmul(torch::tanh(torch::matmul(query, W.t()).unsqueeze(1) + torch::matmul(keys, U.t()) + b),
+                                      v.t()).squeeze(2);
+  const auto expected = torch::softmax(energies.masked_fill(mask.logical_not(), -INFINITY), 1);
+  const auto expectedGrads = torch::autograd::grad({(expected * torch::arange(15.0).view({3, 5})).sum()}, {W, U, b, v});
+  auto [context, weights] = attention(query, attention->projectKeys(keys), keys, mask);
+  CHECK(torch::allclose(weights, expected, 1e-5, 1e-6));
+  const auto grads = torch::autograd::grad({(weights * torch::arange(15.0).view({3, 5})).sum()}, {W, U, b, v});
+  for (std::size_t i = 0; i < grads.size(); ++i) CHECK(torch::allclose(grads[i], expectedGrads[i], 1e-4, 1e-5));
+  CHECK(torch::allclose(context, torch::bmm(expected.unsqueeze(1), keys).squeeze(1), 1e-5, 1e-6));
+}
+
 TEST_CASE("padding invariance: a sentence alone and in a padded batch gets the same log-probabilities") {
   for (const std::string encoder : {"rnn", "transformer"})
   for (const std::string cell : {"gru", "lstm"}) {
