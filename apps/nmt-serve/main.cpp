@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -64,7 +65,7 @@ int main(int argc, char* argv[]) {
     app::setVersionDetails(runtimeDescription());
     std::vector<std::string> modelSpecs;
     std::string host, device, weights, precisionText;
-    int port, threads, batchWaitMs;
+    int port, threads, batchWaitMs, decoders;
     std::size_t connections;
     RequestLimits limits;
     BatchingTranslatorOptions batching;
@@ -77,7 +78,9 @@ int main(int argc, char* argv[]) {
         "port", po::value(&port)->default_value(8080), "TCP port (0: any free port, printed at start)")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
         "threads", po::value(&threads)->default_value(0),
-        "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)")(
+        "CPU threads for matrix work, shared by the decoders (0: OpenBLAS's default, all cores)")(
+        "decoders", po::value(&decoders)->default_value(0),
+        "threads that decode batches side by side, each model its own (0: one per CPU thread on a CPU, 1 on a GPU)")(
         "precision", po::value(&precisionText)->default_value("fp32"), "fp32, or on CUDA bf16 or fp16 (autocast)")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of each directory: best.pt or last.pt")(
         "batch-wait-ms", po::value(&batchWaitMs)->default_value(5),
@@ -104,13 +107,18 @@ int main(int argc, char* argv[]) {
     if (limits.maxSentences < 1) throw po::error("--max-sentences must be at least 1");
     if (limits.maxBeam < 1) throw po::error("--max-beam must be at least 1");
     if (connections < 1) throw po::error("--connections must be at least 1");
+    if (decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");
     batching.batchWait = std::chrono::milliseconds(batchWaitMs);
     batching.precision = app::optionValue([&] { return parsePrecision(precisionText); });
 
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(batching.precision, dev);
     reuseFreedMemory();
-    const std::string threadInfo = configureThreads(threads);
+    const int cpuThreads = threads > 0 ? threads : matrixThreads();
+    batching.decoders = static_cast<std::size_t>(decoders > 0 ? decoders : dev.is_cuda() ? 1 : cpuThreads);
+    const std::string threadInfo =
+        configureThreads(std::max(1, cpuThreads / static_cast<int>(batching.decoders))) +
+        fmt::format(", {} decoder{}", batching.decoders, batching.decoders == 1 ? "" : "s");
 
     std::vector<ServedModel> models;
     for (const auto& spec : modelSpecs) {

@@ -15,6 +15,7 @@ struct BatchingTranslator::Job {
   std::vector<ServedTranslation> results;
   std::size_t remaining;
   bool failed = false;
+  std::mutex mutex;  // decoders answer a job's sentences from their own threads
   std::promise<std::vector<ServedTranslation>> promise;
 };
 
@@ -30,9 +31,13 @@ TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
 }  // namespace
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
-    : model_(std::move(model)), device_(device), options_(options), greedy_(model_, greedyOptions(options_), device_) {
-  if (model_.model->config().decoder == "rnn") running_ = newRunningBatch();
-  worker_ = std::thread([this] { run(); });
+    : model_(std::move(model)), device_(device), options_(options) {
+  for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
+    auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
+    if (model_.model->config().decoder == "rnn") d->running = newRunningBatch();
+    decoders_.push_back(std::move(d));
+  }
+  for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
 }
 
 BatchingTranslator::~BatchingTranslator() {
@@ -41,7 +46,7 @@ BatchingTranslator::~BatchingTranslator() {
     stopping_ = true;
   }
   wake_.notify_all();
-  worker_.join();
+  for (auto& d : decoders_) d->thread.join();
 }
 
 std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vector<std::string> sentences,
@@ -92,39 +97,40 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
 }
 
 bool BatchingTranslator::batchReady(std::size_t room) const {
-  if (stopping_) return true;
+  if (stopping_ || queue_.empty()) return true;  // empty: another decoder took them
   const auto& first = queue_.front().job->settings;
   const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.job->settings == first; });
   return static_cast<std::size_t>(same) >= room;
 }
 
-void BatchingTranslator::run() {
+void BatchingTranslator::run(Decoder& d) {
   const AutocastScope autocast(device_, options_.precision);  // autocast is per thread
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     std::vector<Pending> batch;
-    if (!runningBatchBusy()) {
+    if (!runningBatchBusy(d)) {
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, nothing left
       // wait for company until the oldest sentence has waited batchWait, unless a batch is full
       wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
                        [&] { return batchReady(options_.maxBatchSentences); });
+      if (queue_.empty()) continue;  // another decoder took them
       batch = takeBatch();
-    } else if (!queue_.empty() && running_->waiting() == 0) {
+    } else if (!queue_.empty() && d.running->waiting() == 0) {
       // Between steps, newcomers join as one group once the last group has found rows, and only
       // when they fill the free rows: the encoder costs about as much for a few sentences as for
       // many, so under light load they wait for the running batch to end (then go as a new one).
-      const std::size_t free = options_.maxBatchSentences - std::min(options_.maxBatchSentences, running_->live());
+      const std::size_t free = options_.maxBatchSentences - std::min(options_.maxBatchSentences, d.running->live());
       if (batchReady(free > 0 ? free : options_.maxBatchSentences)) batch = takeBatch();
     }
     lock.unlock();
     if (!batch.empty()) {
-      if (running_ && batch.front().job->settings.beam == 1)
-        join(std::move(batch));
+      if (d.running && batch.front().job->settings.beam == 1)
+        join(d, std::move(batch));
       else
         decode(batch);
     }
-    if (runningBatchBusy()) stepRunning();
+    if (runningBatchBusy(d)) stepRunning(d);
     lock.lock();
   }
 }
@@ -154,11 +160,13 @@ ServedTranslation served(const Translation& t, const Translator& translator, boo
 
 void BatchingTranslator::answer(const Pending& pending, ServedTranslation translation) {
   const auto& job = pending.job;
+  std::lock_guard<std::mutex> lock(job->mutex);
   job->results[pending.index] = std::move(translation);
   if (--job->remaining == 0 && !job->failed) job->promise.set_value(std::move(job->results));
 }
 
 void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
+  std::lock_guard<std::mutex> lock(job->mutex);
   if (job->failed) return;
   job->failed = true;
   job->promise.set_exception(std::current_exception());
@@ -176,7 +184,6 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     std::vector<std::string> sentences;
     for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);
     const auto translations = translator.translate(sentences);
-    // only this thread touches a job's results and counts
     for (std::size_t i = 0; i < batch.size(); ++i)
       answer(batch[i], served(translations[i], translator, settings.attention, model_.maxInputLength));
   } catch (...) {
@@ -184,7 +191,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   }
 }
 
-void BatchingTranslator::join(std::vector<Pending> batch) {
+void BatchingTranslator::join(Decoder& d, std::vector<Pending> batch) {
   c10::InferenceMode inference;
   std::vector<EncodedPair> sources;
   std::vector<std::size_t> tags;
@@ -192,50 +199,50 @@ void BatchingTranslator::join(std::vector<Pending> batch) {
   try {
     for (auto& p : batch) {
       Translation t;
-      auto ids = greedy_.readSource(p.job->sentences[p.index], t);
+      auto ids = d.greedy.readSource(p.job->sentences[p.index], t);
       if (ids.empty()) {  // an empty line: nothing to decode
-        answer(p, served(t, greedy_, false, model_.maxInputLength));
+        answer(p, served(t, d.greedy, false, model_.maxInputLength));
         continue;
       }
       keepAttention.push_back(p.job->settings.attention);
       sources.push_back({std::move(ids), {}, 0});
-      tags.push_back(nextTag_);
-      runningSentences_.emplace(nextTag_++, Running{std::move(p), std::move(t)});
+      tags.push_back(d.nextTag);
+      d.sentences.emplace(d.nextTag++, Running{std::move(p), std::move(t)});
     }
-    running_->add(sources, tags, keepAttention);
+    d.running->add(sources, tags, keepAttention);
   } catch (...) {
     for (const auto& p : batch)
       if (p.job) fail(p.job);  // not yet moved into the running batch
-    failRunning();
+    failRunning(d);
   }
 }
 
-void BatchingTranslator::stepRunning() {
+void BatchingTranslator::stepRunning(Decoder& d) {
   c10::InferenceMode inference;
   try {
-    for (auto& [tag, hypothesis] : running_->step()) {
-      auto node = runningSentences_.extract(tag);
+    for (auto& [tag, hypothesis] : d.running->step()) {
+      auto node = d.sentences.extract(tag);
       Running& r = node.mapped();
-      greedy_.takeGreedy(r.translation, std::move(hypothesis));
-      answer(r.pending, served(r.translation, greedy_, r.pending.job->settings.attention, model_.maxInputLength));
+      d.greedy.takeGreedy(r.translation, std::move(hypothesis));
+      answer(r.pending, served(r.translation, d.greedy, r.pending.job->settings.attention, model_.maxInputLength));
     }
   } catch (...) {
-    failRunning();
+    failRunning(d);
   }
 }
 
-void BatchingTranslator::failRunning() {
-  for (auto& [tag, r] : runningSentences_) fail(r.pending.job);
-  runningSentences_.clear();
-  running_ = newRunningBatch();
+void BatchingTranslator::failRunning(Decoder& d) {
+  for (auto& [tag, r] : d.sentences) fail(r.pending.job);
+  d.sentences.clear();
+  d.running = newRunningBatch();
 }
 
 std::unique_ptr<ContinuousGreedySearch> BatchingTranslator::newRunningBatch() {
   return std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
 }
 
-bool BatchingTranslator::runningBatchBusy() const {
-  return running_ && (running_->live() > 0 || running_->waiting() > 0);
+bool BatchingTranslator::runningBatchBusy(const Decoder& d) {
+  return d.running && (d.running->live() > 0 || d.running->waiting() > 0);
 }
 
 }  // namespace nmt::serve

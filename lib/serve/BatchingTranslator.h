@@ -24,6 +24,7 @@ namespace nmt::serve {
 struct BatchingTranslatorOptions {
   std::chrono::microseconds batchWait{5000};  // how long the first waiting sentence waits for company
   std::size_t maxBatchSentences = 32;         // sentences decoded together (beam search: K rows each)
+  std::size_t decoders = 1;                   // worker threads, each decoding its own batches
   DecodeLimits limits;                        // translation length limits
   double lengthPenalty = 1.0;                 // beam search's alpha
   Precision precision = Precision::kFp32;
@@ -37,8 +38,10 @@ struct DecodeSettings {
   bool operator==(const DecodeSettings& o) const { return beam == o.beam && nbest == o.nbest && attention == o.attention; }
 };
 
-// Gathers the sentences of many concurrent requests into batches for one model: one worker
-// thread owns the model and decodes; callers get a future. A sentence waits at most batchWait
+// Gathers the sentences of many concurrent requests into batches for one model: `decoders`
+// worker threads share the model (read only) and each decodes its own batches from one queue;
+// callers get a future. On a CPU, decoders of one BLAS thread each keep every core busy where one
+// decoder of several BLAS threads leaves them waiting between small matrix products. A sentence waits at most batchWait
 // for others to arrive (none when maxBatchSentences are already waiting), so a lone request
 // costs about one sentence's time and a busy server decodes full batches.
 // Greedy requests to a model with the RNN decoder go into one running batch of
@@ -73,8 +76,17 @@ class BatchingTranslator {
     Pending pending;
     Translation translation;
   };
+  // One worker thread and its running batch: only that thread touches them.
+  struct Decoder {
+    explicit Decoder(Translator greedy) : greedy(std::move(greedy)) {}
+    Translator greedy;  // reads sources and finishes greedy hypotheses (attention kept where asked)
+    std::unique_ptr<ContinuousGreedySearch> running;  // null: the model's decoder cannot keep one
+    std::unordered_map<std::size_t, Running> sentences;  // by tag
+    std::size_t nextTag = 0;
+    std::thread thread;
+  };
 
-  void run();
+  void run(Decoder& d);
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
   // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
   std::vector<Pending> takeBatch();
@@ -82,12 +94,12 @@ class BatchingTranslator {
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
   void decode(const std::vector<Pending>& batch);  // start to end
-  void join(std::vector<Pending> batch);           // greedy sentences into the running batch
-  void stepRunning();                              // one step of it, answering the sentences that end
-  void failRunning();                              // after a failed step: every running sentence
+  void join(Decoder& d, std::vector<Pending> batch);  // greedy sentences into d's running batch
+  void stepRunning(Decoder& d);                       // one step of it, answering the sentences that end
+  void failRunning(Decoder& d);                       // after a failed step: every running sentence
   std::unique_ptr<ContinuousGreedySearch> newRunningBatch();
-  bool runningBatchBusy() const;  // rows decoding or encoded and waiting for rows
-  void answer(const Pending& pending, ServedTranslation translation);
+  static bool runningBatchBusy(const Decoder& d);  // rows decoding or encoded and waiting for rows
+  static void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
   TranslationModel model_;
@@ -98,12 +110,7 @@ class BatchingTranslator {
   std::deque<Pending> queue_;
   bool stopping_ = false;
   ServeCounters counters_;
-  // the running batch: only the worker thread touches these
-  Translator greedy_;  // reads sources and finishes greedy hypotheses (attention kept where asked)
-  std::unique_ptr<ContinuousGreedySearch> running_;  // null: the model's decoder cannot keep one
-  std::unordered_map<std::size_t, Running> runningSentences_;  // by tag
-  std::size_t nextTag_ = 0;
-  std::thread worker_;
+  std::vector<std::unique_ptr<Decoder>> decoders_;
 };
 
 }  // namespace nmt::serve

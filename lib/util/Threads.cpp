@@ -29,4 +29,9 @@ std::string configureThreads(int threads) {
   return "threads: LibTorch intra-op " + std::to_string(at::get_num_threads()) + ", " + blas;
 }
 
+int matrixThreads() {
+  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  return get ? get() : at::get_num_threads();
+}
+
 }  // namespace nmt

@@ -11,4 +11,8 @@ namespace nmt {
 // LibTorch at one; with another BLAS, LibTorch keeps its default. Returns a line for the log.
 std::string configureThreads(int threads);
 
+// The threads matrix work gets before configureThreads changes them: OpenBLAS's count (its
+// cores, or OPENBLAS_NUM_THREADS), else LibTorch's intra-op count.
+int matrixThreads();
+
 }  // namespace nmt

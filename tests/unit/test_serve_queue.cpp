@@ -155,8 +155,9 @@ struct Overlap {
   std::vector<ServedTranslation> longAnswer, shortAnswer;
   bool shortFirst = false;
 };
-Overlap longThenShort(std::size_t maxBatch) {
+Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
   auto options = queueOptions(0ms, maxBatch);
+  options.decoders = decoders;
   options.limits = {30.0, 0, 100000};
   BatchingTranslator queue(endlessModel(), kCpu, options);
   auto first = queue.submit({kLongSentence}, {});
@@ -188,4 +189,33 @@ TEST_CASE("greedy newcomers that fill the running batch's free rows join it and 
 TEST_CASE("greedy newcomers too few to fill the running batch wait for it to end, then go as a new batch") {
   // 31 free rows and one newcomer: encoding it alone would cost more than it saves
   CHECK_FALSE(longThenShort(32).shortFirst);
+}
+
+TEST_CASE("with two decoders, a newcomer is decoded beside the running batch by the idle one") {
+  CHECK(longThenShort(32, 2).shortFirst);
+}
+
+TEST_CASE("two decoders share the queue: each sentence of concurrent requests gets what the Translator gives it") {
+  const auto sentences = test::sampleSentences(12, 4);
+  auto reference = smallModel();
+  TranslatorOptions alone;
+  alone.limits.cap = 8;
+  Translator translator(reference, alone, kCpu);
+  auto options = queueOptions(0ms, 2);
+  options.decoders = 2;
+  BatchingTranslator queue(smallModel(), kCpu, options);
+  std::vector<std::future<std::vector<ServedTranslation>>> answers;
+  for (std::size_t i = 0; i < sentences.size(); i += 3)  // requests of 3 sentences
+    answers.push_back(queue.submit({sentences[i], sentences[i + 1], sentences[i + 2]}, {}));
+  for (std::size_t r = 0; r < answers.size(); ++r) {
+    const auto got = answers[r].get();
+    REQUIRE(got.size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto want = translator.translate({sentences[3 * r + k]});
+      REQUIRE(got[k].hypotheses.size() == 1);
+      CHECK(got[k].hypotheses[0].text == want[0].texts[0]);
+      CHECK(got[k].hypotheses[0].score == doctest::Approx(want[0].hypotheses[0].score).epsilon(1e-5));
+    }
+  }
+  CHECK(queue.counters().sentences == 12);
 }
