@@ -144,6 +144,34 @@ TEST_CASE("padding invariance: a sentence alone and in a padded batch gets the s
   }
 }
 
+TEST_CASE("decoding step by step on the gold tokens gives forward's log-probabilities and attention") {
+  // decodeStep reads the context through prepareDecoder's projections and its own cell code;
+  // forward through the LibTorch modules: both must compute the same model
+  for (const std::string encoder : {"rnn", "transformer"})
+  for (const std::string cell : {"gru", "lstm"})
+  for (int64_t layers : {1, 2})
+  for (bool tied : {false, true}) {
+    INFO(encoder, " ", cell, " layers ", layers, " tied ", tied);
+    torch::manual_seed(9);
+    ModelConfig config = smallConfig(cell, true, layers, encoder);
+    config.tieTargetEmbeddings = tied;
+    Seq2Seq model(config);
+    model->initialize();
+    model->eval();
+    const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+    const auto whole = model->forward(batch);
+    const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+    const auto memory = model->prepareDecoder(encoded);
+    DecoderState state = model->initialDecoderState(encoded);
+    for (int64_t t = 0; t < whole.logProbs.size(1); ++t) {
+      const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
+      CHECK(torch::allclose(step.logProbs, whole.logProbs.select(1, t), 0.0, 1e-5));
+      CHECK(torch::allclose(step.attention, whole.attention.select(1, t), 0.0, 1e-6));
+      state = step.state;
+    }
+  }
+}
+
 TEST_CASE("teacher forcing: ratio 1 feeds the gold tokens, ratio 0 the model's own argmax") {
   torch::manual_seed(4);
   Seq2Seq model(smallConfig("gru"));
