@@ -80,7 +80,8 @@ int main(int argc, char* argv[]) {
         "threads", po::value(&threads)->default_value(0),
         "CPU threads for matrix work, shared by the decoders (0: OpenBLAS's default, all cores)")(
         "decoders", po::value(&decoders)->default_value(0),
-        "threads that decode batches side by side, each model its own (0: one per CPU thread on a CPU, 1 on a GPU)")(
+        "threads stepping running batches of greedy requests to RNN-decoder models, per model, beside one that "
+        "encodes (0: one per CPU thread but one on a CPU, 1 on a GPU)")(
         "precision", po::value(&precisionText)->default_value("fp32"), "fp32, or on CUDA bf16 or fp16 (autocast)")(
         "weights", po::value(&weights)->default_value("best.pt"), "which weights of each directory: best.pt or last.pt")(
         "batch-wait-ms", po::value(&batchWaitMs)->default_value(5),
@@ -114,20 +115,31 @@ int main(int argc, char* argv[]) {
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(batching.precision, dev);
     reuseFreedMemory();
-    const int cpuThreads = threads > 0 ? threads : matrixThreads();
-    batching.decoders = static_cast<std::size_t>(decoders > 0 ? decoders : dev.is_cuda() ? 1 : cpuThreads);
-    const std::string threadInfo =
-        configureThreads(std::max(1, cpuThreads / static_cast<int>(batching.decoders))) +
-        fmt::format(", {} decoder{}", batching.decoders, batching.decoders == 1 ? "" : "s");
-
-    std::vector<ServedModel> models;
+    std::vector<std::pair<std::string, std::string>> namedDirs;
+    std::vector<TranslationModel> loaded;
+    bool anyRunningBatch = false;  // a model with the RNN decoder: greedy requests go to decoder threads
     for (const auto& spec : modelSpecs) {
       auto [name, dir] = modelSpec(spec);
-      for (const auto& m : models)
-        if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      auto translator = std::make_unique<BatchingTranslator>(loadTranslationModel(dir, dev, weights), dev, batching);
-      models.push_back({name, dir, std::move(translator)});
+      for (const auto& [other, otherDir] : namedDirs)
+        if (other == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
+      loaded.push_back(loadTranslationModel(dir, dev, weights));
+      anyRunningBatch = anyRunningBatch || loaded.back().model->config().decoder == "rnn";
+      namedDirs.emplace_back(name, dir);
     }
+    // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
+    const int cpuThreads = threads > 0 ? threads : matrixThreads();
+    batching.decoders = static_cast<std::size_t>(decoders > 0 ? decoders : dev.is_cuda() ? 1 : std::max(1, cpuThreads - 1));
+    const int decodingThreads = anyRunningBatch ? static_cast<int>(batching.decoders) + 1 : 1;
+    const std::string threadInfo =
+        configureThreads(std::max(1, cpuThreads / decodingThreads)) +
+        (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", batching.decoders,
+                                       batching.decoders == 1 ? "" : "s")
+                         : std::string());
+
+    std::vector<ServedModel> models;
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+      models.push_back({namedDirs[i].first, namedDirs[i].second,
+                        std::make_unique<BatchingTranslator>(std::move(loaded[i]), dev, batching)});
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 

@@ -52,33 +52,39 @@ std::size_t ContinuousGreedySearch::waiting() const {
   return n;
 }
 
-void ContinuousGreedySearch::add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
-                                 const std::vector<bool>& keepAttention) {
-  if (sources.empty()) return;
+ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, DecodeLimits limits, c10::Device device,
+                                                            const std::vector<EncodedPair>& sources,
+                                                            const std::vector<std::size_t>& tags,
+                                                            const std::vector<bool>& keepAttention) {
+  Group group;
+  if (sources.empty()) return group;
   std::vector<std::size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
-  const Batch batch = makeBatch(sources, order, device_);  // rows by decreasing length
-  const auto encoded = model_->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  Block group;
-  group.memory = model_->prepareDecoder(encoded);
-  group.initial = model_->initialDecoderState(encoded).recurrent;
+  const Batch batch = makeBatch(sources, order, device);  // rows by decreasing length
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  group.memory = model->prepareDecoder(encoded);
+  group.initial = model->initialDecoderState(encoded).recurrent;
   const auto lengths = batch.sourceLengths.cpu();
   for (std::size_t r = 0; r < batch.examples.size(); ++r) {
     const std::size_t i = batch.examples[r];
     const int64_t sourceLength = lengths[static_cast<int64_t>(r)].item<int64_t>();
-    group.rows.push_back({tags[i], sourceLength, limits_.maxLength(sourceLength), keepAttention[i], {}, {}});
+    group.rows.push_back({tags[i], sourceLength, limits.maxLength(sourceLength), keepAttention[i], {}, {}});
   }
-  waiting_.push_back(std::move(group));
+  return group;
 }
 
-ContinuousGreedySearch::Block ContinuousGreedySearch::takeWaiting(std::size_t count) {
-  std::vector<Block> parts;
+void ContinuousGreedySearch::add(Group group) {
+  if (!group.rows.empty()) waiting_.push_back(std::move(group));
+}
+
+ContinuousGreedySearch::Group ContinuousGreedySearch::takeWaiting(std::size_t count) {
+  std::vector<Group> parts;
   while (count > 0 && !waiting_.empty()) {
-    Block& group = waiting_.front();
+    Group& group = waiting_.front();
     const std::size_t taken = std::min(count, group.rows.size());
     const auto n = static_cast<int64_t>(taken);
     const int64_t length = group.rows.front().sourceLength;  // the group's longest first
-    Block part;
+    Group part;
     part.memory = {firstRows(group.memory.values, 0, n).narrow(1, 0, length),
                    firstRows(group.memory.projectedKeys, 0, n).narrow(1, 0, length),
                    firstRows(group.memory.mask, 0, n).narrow(1, 0, length), {}, {}};
@@ -95,13 +101,13 @@ ContinuousGreedySearch::Block ContinuousGreedySearch::takeWaiting(std::size_t co
     parts.push_back(std::move(part));
   }
   if (parts.empty()) return {};
-  Block block = std::move(parts.front());
+  Group block = std::move(parts.front());
   for (std::size_t k = 1; k < parts.size(); ++k) block = stacked(std::move(block), std::move(parts[k]));
   return block;
 }
 
 // Rows of `b` after those of `a`, both padded to the longer source (padding is masked out of attention).
-ContinuousGreedySearch::Block ContinuousGreedySearch::stacked(Block a, Block b) {
+ContinuousGreedySearch::Group ContinuousGreedySearch::stacked(Group a, Group b) {
   if (a.rows.empty()) return b;
   const int64_t length = std::max(a.memory.values.size(1), b.memory.values.size(1));
   const auto joined = [&](const at::Tensor& x, const at::Tensor& y) {
@@ -114,13 +120,13 @@ ContinuousGreedySearch::Block ContinuousGreedySearch::stacked(Block a, Block b) 
   return a;
 }
 
-void ContinuousGreedySearch::append(Block block) {
+void ContinuousGreedySearch::append(Group block) {
   const auto n = static_cast<int64_t>(block.rows.size());
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty())
     block.memory = {block.memory.values.clone(), block.memory.projectedKeys.clone(), block.memory.mask.clone(), {}, {}};
-  Block running{std::move(rows_), memory_, state_.recurrent};
+  Group running{std::move(rows_), memory_, state_.recurrent};
   running = stacked(std::move(running), std::move(block));
   rows_ = std::move(running.rows);
   memory_ = running.memory;
@@ -130,7 +136,7 @@ void ContinuousGreedySearch::append(Block block) {
                       0);
 }
 
-void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Block block) {
+void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   const int64_t length = std::max(memory_.values.size(1), block.memory.values.size(1));
   memory_ = {padSource(memory_.values, length, 0.0), padSource(memory_.projectedKeys, length, 0.0),

@@ -21,14 +21,36 @@ namespace nmt {
 // Call under inference mode.
 class ContinuousGreedySearch {
  public:
+  struct Row {
+    std::size_t tag;
+    int64_t sourceLength;  // with </s>
+    int64_t limit;         // most pieces it may produce
+    bool keepAttention;
+    Hypothesis hypothesis;
+    std::vector<float> attention;  // steps x sourceLength, row-major
+  };
+  // Sentences encoded together, waiting to join: rows with their encoder memory and initial
+  // decoder state, row-aligned.
+  struct Group {
+    std::deque<Row> rows;
+    DecoderMemory memory;
+    RecurrentState initial;
+  };
+
   // InputError when the model's decoder is not the RNN one.
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device, std::size_t capacity);
 
-  // Encodes the sources (non-empty id lists, without </s>) as one batch; they wait for room in
-  // the running batch. Each is known by its tag; keepAttention[i]: fill that row's
-  // Hypothesis::attention.
+  // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
+  // batch of this model; reads only the model, so it may run on another thread than the one that
+  // steps. Each is known by its tag; keepAttention[i]: fill that row's Hypothesis::attention.
+  static Group encode(Seq2Seq& model, DecodeLimits limits, c10::Device device, const std::vector<EncodedPair>& sources,
+                      const std::vector<std::size_t>& tags, const std::vector<bool>& keepAttention);
+  // The group waits for room in the running batch.
+  void add(Group group);
   void add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
-           const std::vector<bool>& keepAttention);
+           const std::vector<bool>& keepAttention) {
+    add(encode(model_, limits_, device_, sources, tags, keepAttention));
+  }
   std::size_t live() const { return rows_.size(); }
   std::size_t waiting() const;
   // Lets waiting rows join while the running batch has room, then one decoder step over every
@@ -38,32 +60,17 @@ class ContinuousGreedySearch {
   std::vector<std::pair<std::size_t, Hypothesis>> step();
 
  private:
-  struct Row {
-    std::size_t tag;
-    int64_t sourceLength;  // with </s>
-    int64_t limit;         // most pieces it may produce
-    bool keepAttention;
-    Hypothesis hypothesis;
-    std::vector<float> attention;  // steps x sourceLength, row-major
-  };
-  // Rows with their encoder memory and initial decoder state, row-aligned.
-  struct Block {
-    std::deque<Row> rows;
-    DecoderMemory memory;
-    RecurrentState initial;
-  };
-
-  Block takeWaiting(std::size_t count);  // the next `count` waiting rows, oldest group first
-  static Block stacked(Block a, Block b);
-  void append(Block block);                                         // after the running rows
-  void overwrite(const std::vector<int64_t>& slots, Block block);  // in place of ended rows
+  Group takeWaiting(std::size_t count);  // the next `count` waiting rows, oldest group first
+  static Group stacked(Group a, Group b);
+  void append(Group block);                                         // after the running rows
+  void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
 
   Seq2Seq& model_;
   DecodeLimits limits_;
   c10::Device device_;
   std::size_t capacity_;
   at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
-  std::deque<Block> waiting_;  // encoded groups that have not joined yet, each longest source first
+  std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension
   std::size_t keepingAttention_ = 0;  // live rows that keep attention
   DecoderMemory memory_;

@@ -32,18 +32,27 @@ TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
     : model_(std::move(model)), device_(device), options_(options) {
-  for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
-    auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
-    if (model_.model->config().decoder == "rnn") d->running = newRunningBatch();
-    decoders_.push_back(std::move(d));
-  }
+  if (model_.model->config().decoder == "rnn")
+    for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
+      auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
+      d->running = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_,
+                                                            options_.maxBatchSentences);
+      decoders_.push_back(std::move(d));
+    }
   for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
+  reader_ = std::thread([this] { read(); });
 }
 
 BatchingTranslator::~BatchingTranslator() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
+  }
+  wake_.notify_all();
+  reader_.join();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    readerDone_ = true;
   }
   wake_.notify_all();
   for (auto& d : decoders_) d->thread.join();
@@ -97,41 +106,62 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
 }
 
 bool BatchingTranslator::batchReady(std::size_t room) const {
-  if (stopping_ || queue_.empty()) return true;  // empty: another decoder took them
+  if (stopping_) return true;
   const auto& first = queue_.front().job->settings;
   const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.job->settings == first; });
   return static_cast<std::size_t>(same) >= room;
 }
 
-void BatchingTranslator::run(Decoder& d) {
+BatchingTranslator::Decoder* BatchingTranslator::leastBusyDecoder() const {
+  Decoder* least = nullptr;
+  for (const auto& d : decoders_)
+    if (!least || d->rows < least->rows) least = d.get();
+  return least;
+}
+
+void BatchingTranslator::read() {
   const AutocastScope autocast(device_, options_.precision);  // autocast is per thread
+  const Translator reader(model_, greedyOptions(options_), device_);
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    std::vector<Pending> batch;
-    if (!runningBatchBusy(d)) {
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      // wait for company until the oldest sentence has waited batchWait, unless a batch is full
-      wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
-                       [&] { return batchReady(options_.maxBatchSentences); });
-      if (queue_.empty()) continue;  // another decoder took them
-      batch = takeBatch();
-    } else if (!queue_.empty() && d.running->waiting() == 0) {
-      // Between steps, newcomers join as one group once the last group has found rows, and only
-      // when they fill the free rows: the encoder costs about as much for a few sentences as for
-      // many, so under light load they wait for the running batch to end (then go as a new one).
-      const std::size_t free = options_.maxBatchSentences - std::min(options_.maxBatchSentences, d.running->live());
-      if (batchReady(free > 0 ? free : options_.maxBatchSentences)) batch = takeBatch();
-    }
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, nothing left
+    // wait for company until the oldest sentence has waited batchWait, unless a batch is full
+    wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
+                     [&] { return batchReady(options_.maxBatchSentences); });
+    const bool greedy = !decoders_.empty() && queue_.front().job->settings.beam == 1;
+    // encode ahead of the decoders by at most a batch each
+    if (greedy)
+      wake_.wait(lock, [&] { return stopping_ || leastBusyDecoder()->rows < 2 * options_.maxBatchSentences; });
+    auto batch = takeBatch();
     lock.unlock();
-    if (!batch.empty()) {
-      if (d.running && batch.front().job->settings.beam == 1)
-        join(d, std::move(batch));
-      else
-        decode(batch);
-    }
-    if (runningBatchBusy(d)) stepRunning(d);
+    if (greedy)
+      encodeForDecoders(reader, std::move(batch));
+    else
+      decode(batch);
     lock.lock();
+  }
+}
+
+void BatchingTranslator::run(Decoder& d) {
+  const AutocastScope autocast(device_, options_.precision);
+  const auto busy = [&] { return d.running->live() > 0 || d.running->waiting() > 0; };
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return readerDone_ || !d.inbox.empty() || busy(); });
+    if (d.inbox.empty() && !busy()) return;  // the reader is done and so is this decoder
+    auto arrived = std::move(d.inbox);
+    d.inbox.clear();
+    lock.unlock();
+    for (auto& g : arrived) {
+      for (auto& [tag, r] : g.sentences) d.sentences.emplace(tag, std::move(r));
+      d.running->add(std::move(g.group));
+    }
+    if (busy()) stepRunning(d);
+    lock.lock();
+    d.rows = d.running->live() + d.running->waiting();
+    for (const auto& g : d.inbox) d.rows += g.sentences.size();
+    wake_.notify_all();  // the reader may wait for room
   }
 }
 
@@ -191,30 +221,41 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   }
 }
 
-void BatchingTranslator::join(Decoder& d, std::vector<Pending> batch) {
+void BatchingTranslator::encodeForDecoders(const Translator& reader, std::vector<Pending> batch) {
   c10::InferenceMode inference;
-  std::vector<EncodedPair> sources;
-  std::vector<std::size_t> tags;
-  std::vector<bool> keepAttention;
+  EncodedGroup encoded;
   try {
+    std::vector<EncodedPair> sources;
+    std::vector<std::size_t> tags;
+    std::vector<bool> keepAttention;
     for (auto& p : batch) {
       Translation t;
-      auto ids = d.greedy.readSource(p.job->sentences[p.index], t);
+      auto ids = reader.readSource(p.job->sentences[p.index], t);
       if (ids.empty()) {  // an empty line: nothing to decode
-        answer(p, served(t, d.greedy, false, model_.maxInputLength));
+        answer(p, served(t, reader, false, model_.maxInputLength));
+        p.job.reset();
         continue;
       }
       keepAttention.push_back(p.job->settings.attention);
       sources.push_back({std::move(ids), {}, 0});
-      tags.push_back(d.nextTag);
-      d.sentences.emplace(d.nextTag++, Running{std::move(p), std::move(t)});
+      tags.push_back(nextTag_);
+      encoded.sentences.emplace_back(nextTag_++, Running{std::move(p), std::move(t)});
     }
-    d.running->add(sources, tags, keepAttention);
+    if (sources.empty()) return;
+    encoded.group = ContinuousGreedySearch::encode(model_.model, options_.limits, device_, sources, tags, keepAttention);
   } catch (...) {
     for (const auto& p : batch)
-      if (p.job) fail(p.job);  // not yet moved into the running batch
-    failRunning(d);
+      if (p.job) fail(p.job);
+    for (const auto& [tag, r] : encoded.sentences) fail(r.pending.job);
+    return;
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Decoder* d = leastBusyDecoder();
+    d->rows += encoded.sentences.size();
+    d->inbox.push_back(std::move(encoded));
+  }
+  wake_.notify_all();
 }
 
 void BatchingTranslator::stepRunning(Decoder& d) {
@@ -234,15 +275,7 @@ void BatchingTranslator::stepRunning(Decoder& d) {
 void BatchingTranslator::failRunning(Decoder& d) {
   for (auto& [tag, r] : d.sentences) fail(r.pending.job);
   d.sentences.clear();
-  d.running = newRunningBatch();
-}
-
-std::unique_ptr<ContinuousGreedySearch> BatchingTranslator::newRunningBatch() {
-  return std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
-}
-
-bool BatchingTranslator::runningBatchBusy(const Decoder& d) {
-  return d.running && (d.running->live() > 0 || d.running->waiting() > 0);
+  d.running = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
 }
 
 }  // namespace nmt::serve

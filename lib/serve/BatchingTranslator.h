@@ -24,7 +24,7 @@ namespace nmt::serve {
 struct BatchingTranslatorOptions {
   std::chrono::microseconds batchWait{5000};  // how long the first waiting sentence waits for company
   std::size_t maxBatchSentences = 32;         // sentences decoded together (beam search: K rows each)
-  std::size_t decoders = 1;                   // worker threads, each decoding its own batches
+  std::size_t decoders = 1;                   // threads stepping running batches (RNN decoder, greedy)
   DecodeLimits limits;                        // translation length limits
   double lengthPenalty = 1.0;                 // beam search's alpha
   Precision precision = Precision::kFp32;
@@ -38,21 +38,21 @@ struct DecodeSettings {
   bool operator==(const DecodeSettings& o) const { return beam == o.beam && nbest == o.nbest && attention == o.attention; }
 };
 
-// Gathers the sentences of many concurrent requests into batches for one model: `decoders`
-// worker threads share the model (read only) and each decodes its own batches from one queue;
-// callers get a future. On a CPU, decoders of one BLAS thread each keep every core busy where one
-// decoder of several BLAS threads leaves them waiting between small matrix products. A sentence waits at most batchWait
-// for others to arrive (none when maxBatchSentences are already waiting), so a lone request
-// costs about one sentence's time and a busy server decodes full batches.
-// Greedy requests to a model with the RNN decoder go into one running batch of
-// maxBatchSentences rows (ContinuousGreedySearch): each sentence is answered at the step it
-// ends, and sentences that arrived meanwhile are encoded as a group and take the free rows, so
-// the batch stays full and nobody waits for the longest sentence of its batch. Beam search and
-// the Transformer decoder decode whole batches, between steps of the running one.
+// Gathers the sentences of many concurrent requests into batches for one model; callers get a
+// future. A reader thread takes batches from the queue: a sentence waits at most batchWait for
+// others to arrive (none when maxBatchSentences are already waiting), so a lone request costs
+// about one sentence's time and a busy server makes full batches.
+// Greedy requests to a model with the RNN decoder: the reader encodes each batch and hands it to
+// one of `decoders` threads, each stepping a running batch of maxBatchSentences rows
+// (ContinuousGreedySearch): a sentence joins at the next step with a free row and is answered
+// at the step it ends. Encoding apart from stepping keeps the running batch full without
+// stalling it: a step costs nearly the same for few rows as for many (its weights are read
+// either way), and so does encoding a few sentences. On a CPU each thread does best with one
+// BLAS thread. Beam search and the Transformer decoder: the reader decodes whole batches.
 class BatchingTranslator {
  public:
   BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options);
-  ~BatchingTranslator();  // finishes every queued sentence, then stops the worker
+  ~BatchingTranslator();  // finishes every queued sentence, then stops its threads
   BatchingTranslator(const BatchingTranslator&) = delete;
   BatchingTranslator& operator=(const BatchingTranslator&) = delete;
 
@@ -76,16 +76,24 @@ class BatchingTranslator {
     Pending pending;
     Translation translation;
   };
-  // One worker thread and its running batch: only that thread touches them.
+  // Greedy sentences encoded by the reader thread, on their way into a decoder's running batch.
+  struct EncodedGroup {
+    ContinuousGreedySearch::Group group;
+    std::vector<std::pair<std::size_t, Running>> sentences;  // by tag
+  };
+  // A decoder thread and its running batch: only that thread touches `greedy`, `running` and
+  // `sentences`; the others are guarded by mutex_.
   struct Decoder {
     explicit Decoder(Translator greedy) : greedy(std::move(greedy)) {}
-    Translator greedy;  // reads sources and finishes greedy hypotheses (attention kept where asked)
-    std::unique_ptr<ContinuousGreedySearch> running;  // null: the model's decoder cannot keep one
+    Translator greedy;  // finishes greedy hypotheses (attention kept where asked)
+    std::unique_ptr<ContinuousGreedySearch> running;
     std::unordered_map<std::size_t, Running> sentences;  // by tag
-    std::size_t nextTag = 0;
+    std::deque<EncodedGroup> inbox;
+    std::size_t rows = 0;  // in the running batch (live or waiting) and in the inbox
     std::thread thread;
   };
 
+  void read();  // the reader thread
   void run(Decoder& d);
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
   // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
@@ -93,12 +101,12 @@ class BatchingTranslator {
   // Whether enough sentences with the oldest one's settings wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
+  Decoder* leastBusyDecoder() const;  // null without decoders (caller holds the lock)
   void decode(const std::vector<Pending>& batch);  // start to end
-  void join(Decoder& d, std::vector<Pending> batch);  // greedy sentences into d's running batch
-  void stepRunning(Decoder& d);                       // one step of it, answering the sentences that end
-  void failRunning(Decoder& d);                       // after a failed step: every running sentence
-  std::unique_ptr<ContinuousGreedySearch> newRunningBatch();
-  static bool runningBatchBusy(const Decoder& d);  // rows decoding or encoded and waiting for rows
+  // Reads and encodes greedy sentences, then hands them to the least busy decoder.
+  void encodeForDecoders(const Translator& reader, std::vector<Pending> batch);
+  void stepRunning(Decoder& d);  // one step of its running batch, answering the sentences that end
+  void failRunning(Decoder& d);  // after a failed step: every running sentence
   static void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
@@ -109,8 +117,11 @@ class BatchingTranslator {
   std::condition_variable wake_;
   std::deque<Pending> queue_;
   bool stopping_ = false;
+  bool readerDone_ = false;  // the queue is drained and the reader gone: decoders finish and stop
   ServeCounters counters_;
-  std::vector<std::unique_ptr<Decoder>> decoders_;
+  std::size_t nextTag_ = 0;  // the reader's
+  std::vector<std::unique_ptr<Decoder>> decoders_;  // none when the model's decoder cannot keep a running batch
+  std::thread reader_;
 };
 
 }  // namespace nmt::serve

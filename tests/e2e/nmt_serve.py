@@ -46,6 +46,38 @@ def usage_errors():
           f"missing model: {done.returncode} {done.stderr}")
 
 
+def concurrent_clients(server, sources):
+    """16 clients at once, one sentence a request: each answer is nmt-translate's, sentences share batches."""
+    expected = dict(zip(sources, translate_cli("--input", "valid.src")))
+    wrong = []
+
+    def client(k):
+        for i in range(k, len(sources), 16):
+            status, answer = server.translate({"text": [sources[i]]})
+            if status != 200 or answer["translations"][0]["text"] != expected[sources[i]]:
+                wrong.append((sources[i], status, answer))
+    before = server.request("GET", "/health")[1]
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(16)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    check(not wrong, f"{len(wrong)} concurrent answers wrong, e.g. {wrong[:1]}")
+    after = server.request("GET", "/health")[1]
+    sentences, batches = after["sentences"] - before["sentences"], after["batches"] - before["batches"]
+    check(sentences == 40 and batches < 40 and after["largest_batch"] >= 2,
+          f"40 concurrent sentences went in {batches} batches (largest {after['largest_batch']})")
+
+
+def two_decoders():
+    """The same with two decoder threads stepping running batches side by side."""
+    sources = open("valid.src", encoding="utf-8").read().split("\n")[:-1]
+    with Server(BIN, "--model", "run", "--decoders", "2", "--threads", "1", "--batch-wait-ms", "50") as server:
+        check("1 reader and 2 decoder threads" in server.stderr(), f"thread layout: {server.stderr()}")
+        concurrent_clients(server, sources)
+        check(server.stop() == 0, "stop with two decoders")
+
+
 def api(workdir):
     sources = open("valid.src", encoding="utf-8").read().split("\n")[:-1]
     with Server(BIN, "--model", "tiny=run", "--model", "run", "--max-sentences", "50", "--max-request-bytes",
@@ -89,25 +121,7 @@ def api(workdir):
               len(long["source_pieces"]) == 41, f"overlong sentence: {long.get('warning')}")
 
         # --- concurrent clients each get their own answers; sentences shared batches
-        expected = dict(zip(sources, translate_cli("--input", "valid.src")))
-        wrong = []
-
-        def client(k):
-            for i in range(k, len(sources), 16):
-                status, answer = server.translate({"text": [sources[i]]})
-                if status != 200 or answer["translations"][0]["text"] != expected[sources[i]]:
-                    wrong.append((sources[i], status, answer))
-        before = server.request("GET", "/health")[1]
-        threads = [threading.Thread(target=client, args=(k,)) for k in range(16)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        check(not wrong, f"{len(wrong)} concurrent answers wrong, e.g. {wrong[:1]}")
-        after = server.request("GET", "/health")[1]
-        sentences, batches = after["sentences"] - before["sentences"], after["batches"] - before["batches"]
-        check(sentences == 40 and batches < 40 and after["largest_batch"] >= 2,
-              f"40 concurrent sentences went in {batches} batches (largest {after['largest_batch']})")
+        concurrent_clients(server, sources)
 
         # --- every bad request gets its 4xx and a JSON error; the server keeps serving
         expect_error(server, '{"text": ["a"', 400, "invalid JSON at byte 14", raw=True)
@@ -157,6 +171,7 @@ with tempfile.TemporaryDirectory() as workdir:
     tiny_model(BIN, workdir)
     usage_errors()
     api(workdir)
+    two_decoders()
     port_in_use()
     drains_on_sigterm()
 print(f"nmt_serve.py: {serve_support.checks} checks passed")

@@ -178,21 +178,17 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
 
 }  // namespace
 
-TEST_CASE("greedy newcomers that fill the running batch's free rows join it and are answered when they end") {
-  const auto o = longThenShort(2);  // one free row: the short sentence fills it
+TEST_CASE("a greedy newcomer joins the running batch's free row and is answered when it ends") {
+  const auto o = longThenShort(2);  // one free row: the short sentence takes it
   CHECK(o.shortFirst);
   // the one that asked for attention has it, a row per target piece; the other has none
   CHECK(o.shortAnswer[0].attention.size() == o.shortAnswer[0].hypotheses[0].targetPieces.size());
   CHECK(o.longAnswer[0].attention.empty());
 }
 
-TEST_CASE("greedy newcomers too few to fill the running batch wait for it to end, then go as a new batch") {
-  // 31 free rows and one newcomer: encoding it alone would cost more than it saves
-  CHECK_FALSE(longThenShort(32).shortFirst);
-}
-
-TEST_CASE("with two decoders, a newcomer is decoded beside the running batch by the idle one") {
-  CHECK(longThenShort(32, 2).shortFirst);
+TEST_CASE("a greedy newcomer with no free row waits for one; with two decoders the idle one takes it") {
+  CHECK_FALSE(longThenShort(1).shortFirst);
+  CHECK(longThenShort(1, 2).shortFirst);
 }
 
 TEST_CASE("two decoders share the queue: each sentence of concurrent requests gets what the Translator gives it") {
