@@ -4,7 +4,8 @@
 
 namespace nmt {
 
-AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize) : config_(config) {
+AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize)
+    : config_(config), encoderOutputSize_(encoderOutputSize) {
   const int64_t E = config.embeddingSize, H = config.hiddenSize, D = encoderOutputSize;
   embedding_ = register_module(
       "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocab, E).padding_idx(SpecialIds::kPad)));
@@ -20,7 +21,19 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
-  return {encoded.outputs, attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
+  // The context reaches the first cell layer's input gates and the output layer only through
+  // their context columns, and averaging commutes with a linear map: multiplying the encoder
+  // outputs by those columns here, once per sentence in one large product, spares every step
+  // those columns' products (a third of the weights a step reads).
+  const int64_t H = config_.hiddenSize, D = encoderOutputSize_;
+  const auto inputWeights = rnnWeights()[0];
+  const auto gates = torch::nn::functional::linear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D));
+  const auto output = torch::nn::functional::linear(encoded.outputs, output_->weight.narrow(1, H, D));
+  return {torch::cat({gates, output}, -1), attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
+}
+
+std::vector<torch::Tensor> AttentionDecoderImpl::rnnWeights() const {
+  return gru_ ? gru_->all_weights() : lstm_->all_weights();
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> AttentionDecoderImpl::advance(
@@ -51,15 +64,47 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                        const DecoderMemory& memory) {
-  auto [hidden, context, embedded, weights, next] = advance(previousTokens, state.recurrent, memory);
+  namespace F = torch::nn::functional;
+  const int64_t E = config_.embeddingSize, H = config_.hiddenSize, D = encoderOutputSize_;
+  const auto embedded = embedding_(previousTokens);  // [B, E]
+  const auto& h = state.recurrent.h;                 // [layers, B, H]
+  // the context as prepare projected it, [B, G + O]: the first layer's input gates' share, then the output layer's
+  auto [context, weights] = attention_(h[-1], memory.projectedKeys, memory.values, memory.mask);
+  const auto w = rnnWeights();  // per layer: input weights, hidden weights, input bias, hidden bias
+  const int64_t G = w[0].size(0);
+  std::vector<torch::Tensor> hs, cs;
+  torch::Tensor input;
+  for (int64_t l = 0; l < h.size(0); ++l) {
+    const std::size_t k = 4 * static_cast<std::size_t>(l);
+    const auto inputGates = l == 0 ? torch::addmm(w[k + 2], embedded, w[k].narrow(1, 0, E).t()) + context.narrow(1, 0, G)
+                                   : F::linear(input, w[k], w[k + 2]);
+    const auto hiddenGates = F::linear(h[l], w[k + 1], w[k + 3]);
+    if (gru_) {  // torch::nn::GRU's gate order: reset, update, new
+      const auto i = inputGates.chunk(3, 1), g = hiddenGates.chunk(3, 1);
+      const auto reset = torch::sigmoid(i[0] + g[0]), update = torch::sigmoid(i[1] + g[1]);
+      const auto candidate = torch::tanh(torch::addcmul(i[2], reset, g[2]));
+      input = torch::addcmul(candidate, update, h[l] - candidate);
+    } else {  // torch::nn::LSTM's: input, forget, cell, output
+      const auto g = (inputGates + hiddenGates).chunk(4, 1);
+      const auto cell = torch::sigmoid(g[1]) * state.recurrent.c[l] + torch::sigmoid(g[0]) * torch::tanh(g[2]);
+      input = torch::sigmoid(g[3]) * torch::tanh(cell);
+      cs.push_back(cell);
+    }
+    hs.push_back(input);
+  }
   DecoderState after;
-  after.recurrent = next;
-  return {torch::log_softmax(logits(hidden, context, embedded), -1), after, weights};
+  after.recurrent.h = torch::stack(hs);
+  if (!cs.empty()) after.recurrent.c = torch::stack(cs);
+  const auto& out = output_->weight;  // columns: hidden, context, embedding
+  auto pre = torch::addmm(output_->bias, input, out.narrow(1, 0, H).t()) + context.narrow(1, G, out.size(0));
+  pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
+  if (config_.tieTargetEmbeddings) pre = F::linear(pre, embedding_->weight);
+  return {torch::log_softmax(pre, -1), after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
                                             double teacherForcingRatio) {
-  const auto memory = prepare(encoded);
+  const DecoderMemory memory{encoded.outputs, attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
   const int64_t steps = targetInput.size(1);
   RecurrentState state = encoded.initialState;
   std::vector<torch::Tensor> hiddens, contexts, embeddeds, weightsPerStep, inputs, stepLogits;

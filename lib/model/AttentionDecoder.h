@@ -15,9 +15,12 @@ class AttentionDecoderImpl : public torch::nn::Module {
  public:
   AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize);
 
+  // For step: `values` holds the encoder outputs multiplied by the context columns of the first
+  // cell layer's input weights and of the output layer, [B, S, gates + output size].
   DecoderMemory prepare(const EncoderOutput& encoded);
 
-  // One step for decoding: previousTokens [B] int64.
+  // One step for decoding (no dropout: eval mode), previousTokens [B] int64, with prepare's
+  // memory: forward's step to float rounding.
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
@@ -32,8 +35,10 @@ class AttentionDecoderImpl : public torch::nn::Module {
   std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> advance(
       const torch::Tensor& tokens, const RecurrentState& state, const DecoderMemory& memory);
   torch::Tensor logits(const torch::Tensor& hidden, const torch::Tensor& context, const torch::Tensor& embedded);
+  std::vector<torch::Tensor> rnnWeights() const;  // the cell's, 4 per layer (torch::nn::GRU/LSTM order)
 
   ModelConfig config_;
+  int64_t encoderOutputSize_;
   torch::nn::Embedding embedding_{nullptr};
   torch::nn::Dropout dropout_{nullptr};
   BahdanauAttention attention_{nullptr};

@@ -19,8 +19,8 @@ struct DecoderState {
 
 // The encoder side as every decoder step reads it, prepared once per batch.
 struct DecoderMemory {
-  at::Tensor values;                   // RNN decoder: [B, S, D] encoder outputs
-  at::Tensor projectedKeys;            // RNN decoder: [B, S, A] = U * values
+  at::Tensor values;                   // RNN decoder: [B, S, *] what attention averages (its prepare says)
+  at::Tensor projectedKeys;            // RNN decoder: [B, S, A] = U * encoder outputs
   at::Tensor mask;                     // [B, S] bool
   std::vector<at::Tensor> crossKeys;   // Transformer decoder, per layer: [B, H, S, dk]
   std::vector<at::Tensor> crossValues;
