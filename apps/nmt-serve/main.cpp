@@ -78,7 +78,7 @@ int main(int argc, char* argv[]) {
         "port", po::value(&port)->default_value(8080), "TCP port (0: any free port, printed at start)")(
         "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
         "threads", po::value(&threads)->default_value(0),
-        "CPU threads for matrix work, shared by the decoders (0: OpenBLAS's default, all cores)")(
+        "CPU threads for matrix work, shared by the reader and decoder threads (0: OpenBLAS's default, all cores)")(
         "decoders", po::value(&decoders)->default_value(0),
         "threads stepping running batches of greedy requests to RNN-decoder models, per model, beside one that "
         "encodes (0: one per CPU thread but one on a CPU, 1 on a GPU)")(
