@@ -45,14 +45,23 @@ BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size
 
 const c10::Device kCpu(c10::kCPU);
 
+// What the Translator gives each sentence alone: what the queue must give it too.
+struct AloneReference {
+  TranslationModel model = smallModel();
+  Translator translator{model, options(), kCpu};
+  static TranslatorOptions options() {
+    TranslatorOptions o;
+    o.limits.cap = 8;
+    return o;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("sentences of concurrent requests share one batch and get what the Translator gives each alone") {
   const auto sentences = test::sampleSentences(6, 4);
-  auto reference = smallModel();
-  TranslatorOptions alone;
-  alone.limits.cap = 8;
-  Translator translator(reference, alone, kCpu);
+  AloneReference reference;
+  auto& translator = reference.translator;
 
   BatchingTranslator queue(smallModel(), kCpu, queueOptions(300ms, 32));
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
@@ -193,10 +202,8 @@ TEST_CASE("a greedy newcomer with no free row waits for one; with two decoders t
 
 TEST_CASE("two decoders share the queue: each sentence of concurrent requests gets what the Translator gives it") {
   const auto sentences = test::sampleSentences(12, 4);
-  auto reference = smallModel();
-  TranslatorOptions alone;
-  alone.limits.cap = 8;
-  Translator translator(reference, alone, kCpu);
+  AloneReference reference;
+  auto& translator = reference.translator;
   auto options = queueOptions(0ms, 2);
   options.decoders = 2;
   BatchingTranslator queue(smallModel(), kCpu, options);
