@@ -35,8 +35,7 @@ BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device devic
   if (model_.model->config().decoder == "rnn")
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
       auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
-      d->running = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_,
-                                                            options_.maxBatchSentences);
+      d->running = newRunningBatch();
       decoders_.push_back(std::move(d));
     }
   for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
@@ -275,7 +274,11 @@ void BatchingTranslator::stepRunning(Decoder& d) {
 void BatchingTranslator::failRunning(Decoder& d) {
   for (auto& [tag, r] : d.sentences) fail(r.pending.job);
   d.sentences.clear();
-  d.running = std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
+  d.running = newRunningBatch();
+}
+
+std::unique_ptr<ContinuousGreedySearch> BatchingTranslator::newRunningBatch() {
+  return std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
 }
 
 }  // namespace nmt::serve

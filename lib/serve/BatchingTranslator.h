@@ -107,6 +107,7 @@ class BatchingTranslator {
   void encodeForDecoders(const Translator& reader, std::vector<Pending> batch);
   void stepRunning(Decoder& d);  // one step of its running batch, answering the sentences that end
   void failRunning(Decoder& d);  // after a failed step: every running sentence
+  std::unique_ptr<ContinuousGreedySearch> newRunningBatch();
   static void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
