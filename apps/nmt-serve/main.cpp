@@ -115,16 +115,18 @@ int main(int argc, char* argv[]) {
     const auto dev = resolveDevice(device);
     checkPrecisionDevice(batching.precision, dev);
     reuseFreedMemory();
-    std::vector<std::pair<std::string, std::string>> namedDirs;
-    std::vector<TranslationModel> loaded;
+    struct LoadedModel {
+      std::string name, dir;
+      TranslationModel model;
+    };
+    std::vector<LoadedModel> loaded;
     bool anyRunningBatch = false;  // a model with the RNN decoder: greedy requests go to decoder threads
     for (const auto& spec : modelSpecs) {
       auto [name, dir] = modelSpec(spec);
-      for (const auto& [other, otherDir] : namedDirs)
-        if (other == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      loaded.push_back(loadTranslationModel(dir, dev, weights));
-      anyRunningBatch = anyRunningBatch || loaded.back().model->config().decoder == "rnn";
-      namedDirs.emplace_back(name, dir);
+      for (const auto& m : loaded)
+        if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
+      loaded.push_back({name, dir, loadTranslationModel(dir, dev, weights)});
+      anyRunningBatch = anyRunningBatch || loaded.back().model.model->config().decoder == "rnn";
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
     const int cpuThreads = threads > 0 ? threads : matrixThreads();
@@ -137,9 +139,8 @@ int main(int argc, char* argv[]) {
                          : std::string());
 
     std::vector<ServedModel> models;
-    for (std::size_t i = 0; i < loaded.size(); ++i)
-      models.push_back({namedDirs[i].first, namedDirs[i].second,
-                        std::make_unique<BatchingTranslator>(std::move(loaded[i]), dev, batching)});
+    for (auto& m : loaded)
+      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), dev, batching)});
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 

@@ -53,13 +53,21 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, Recurrent
   return {out.squeeze(1), context, embedded, weights, next};
 }
 
+namespace {
+
+// The output layer's result as logits: itself, or with tied embeddings scored against them. No
+// squashing before the tied matrix: logits must be able to grow faster than the embeddings'
+// norms do (with tanh here, training on Multi30k crawled).
+torch::Tensor vocabularyLogits(const torch::Tensor& output, bool tied, const torch::Tensor& embeddings) {
+  return tied ? torch::nn::functional::linear(output, embeddings) : output;
+}
+
+}  // namespace
+
 torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const torch::Tensor& context,
                                            const torch::Tensor& embedded) {
   const auto pre = output_(dropout_(torch::cat({hidden, context, embedded}, -1)));
-  if (!config_.tieTargetEmbeddings) return pre;
-  // no squashing before the tied matrix: logits must be able to grow faster than the
-  // embeddings' norms do (with tanh here, training on Multi30k crawled)
-  return torch::nn::functional::linear(pre, embedding_->weight);
+  return vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -98,8 +106,7 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   const auto& out = output_->weight;  // columns: hidden, context, embedding
   auto pre = torch::addmm(output_->bias, input, out.narrow(1, 0, H).t()) + context.narrow(1, G, out.size(0));
   pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
-  if (config_.tieTargetEmbeddings) pre = F::linear(pre, embedding_->weight);
-  return {torch::log_softmax(pre, -1), after, weights};
+  return {torch::log_softmax(vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight), -1), after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,

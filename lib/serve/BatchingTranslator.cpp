@@ -15,7 +15,7 @@ struct BatchingTranslator::Job {
   std::vector<ServedTranslation> results;
   std::size_t remaining;
   bool failed = false;
-  std::mutex mutex;  // decoders answer a job's sentences from their own threads
+  std::mutex mutex;  // the reader and the decoders answer a job's sentences from their own threads
   std::promise<std::vector<ServedTranslation>> promise;
 };
 

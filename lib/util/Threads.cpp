@@ -13,12 +13,14 @@ namespace {
 using SetThreads = void (*)(int);
 using GetThreads = int (*)();
 
+GetThreads openblasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); }
+
 }  // namespace
 
 std::string configureThreads(int threads) {
   if (threads < 0) throw InputError("--threads must be 0 (library defaults) or positive, not " + std::to_string(threads));
   auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  const auto get = openblasGetThreads();
   if (set) {
     at::set_num_threads(1);
     if (threads > 0) set(threads);
@@ -30,7 +32,7 @@ std::string configureThreads(int threads) {
 }
 
 int matrixThreads() {
-  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  const auto get = openblasGetThreads();
   return get ? get() : at::get_num_threads();
 }
 
