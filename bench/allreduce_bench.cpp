@@ -5,7 +5,7 @@
 // 1/N of it) over loopback's measured bandwidth and over 10 and 1 Gbit/s networks.
 //   nmt-bench-allreduce [--rounds 20] [--step-ms 1200]
 #include "common/AppMain.h"
-#include "dist/GradientSync.h"
+#include "parallel/GradientSync.h"
 #include "model/Seq2Seq.h"
 #include "util/Stopwatch.h"
 #include "util/Threads.h"
@@ -39,7 +39,7 @@ int main(int argc, char* argv[]) {
     const auto parameters = model->parameters();
     std::size_t bytes = 0;
     for (const auto& p : parameters) bytes += static_cast<std::size_t>(p.numel()) * p.element_size();
-    const auto buckets = dist::gradientBuckets(parameters, std::size_t{25} << 20);
+    const auto buckets = parallel::gradientBuckets(parameters, std::size_t{25} << 20);
     fmt::print("model: rnn preset, {:.1f}M parameters, {:.1f} MB of gradients per step in {} buckets of at most 25 MB\n",
                model->parameterCount() / 1e6, bytes / 1e6, buckets.size());
 
@@ -48,7 +48,7 @@ int main(int argc, char* argv[]) {
     std::vector<std::thread> workers;
     for (int rank = 0; rank < 2; ++rank)
       workers.emplace_back([&, rank] {
-        dist::WorkerGroup group(store, rank, 2, std::chrono::seconds(60));
+        parallel::WorkerGroup group(store, rank, 2, std::chrono::seconds(60));
         // each rank its own copy of the gradients, as separate processes would have
         std::vector<at::Tensor> mine;
         for (const auto& p : parameters) {
@@ -58,7 +58,7 @@ int main(int argc, char* argv[]) {
         for (int i = -2; i < rounds; ++i) {
           group.barrier();
           const Stopwatch watch;
-          dist::averageGradients(group, mine, 100);
+          parallel::averageGradients(group, mine, 100);
           if (rank == 0 && i >= 0) times.push_back(watch.seconds());
         }
       });

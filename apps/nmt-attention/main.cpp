@@ -1,9 +1,9 @@
 // nmt-attention: exports what a trained model attends to, as CSV (and SVG) files.
 #include "common/AppMain.h"
-#include "decode/AttentionHeads.h"
-#include "decode/HeatmapOf.h"
+#include "attention/AttentionHeads.h"
+#include "attention/HeatmapOf.h"
 #include "decode/Translator.h"
-#include "io/AttentionWriter.h"
+#include "attention/AttentionWriter.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"

@@ -1,6 +1,6 @@
 // nmt-average: averages a training run's last validated weights into a new model directory.
 #include "common/AppMain.h"
-#include "io/ModelDirectory.h"
+#include "data/ModelDirectory.h"
 #include "train/CheckpointAveraging.h"
 #include "util/AtomicFile.h"
 #include "util/CudaRuntime.h"

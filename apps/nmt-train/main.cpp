@@ -2,10 +2,10 @@
 #include "LocalWorkers.h"
 #include "common/AppMain.h"
 #include "common/OptionTable.h"
-#include "dist/DataParallelPeers.h"
-#include "dist/WorkerEnvironment.h"
-#include "io/ModelDirectory.h"
-#include "io/Progress.h"
+#include "parallel/DataParallelPeers.h"
+#include "parallel/WorkerEnvironment.h"
+#include "data/ModelDirectory.h"
+#include "train/Progress.h"
 #include "train/TrainingRun.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
@@ -134,7 +134,7 @@ int main(int argc, char* argv[]) {
 
     if (distribution.processes < 1) throw po::error("--processes must be at least 1");
     if (distribution.timeoutSeconds <= 0) throw po::error("--dist-timeout must be positive");
-    const auto worker = dist::readWorkerEnvironment(dist::processEnvironment());
+    const auto worker = parallel::readWorkerEnvironment(parallel::processEnvironment());
     if (distribution.processes > 1) {
       if (worker.distributed())
         throw po::error("--processes starts its own workers; WORLD_SIZE says this is one already");
@@ -144,10 +144,10 @@ int main(int argc, char* argv[]) {
     }
 
     StopSignal::install();
-    std::unique_ptr<dist::DataParallelPeers> peers;
+    std::unique_ptr<parallel::DataParallelPeers> peers;
     if (worker.distributed()) {
-      request.device = dist::workerDeviceChoice(request.device, worker.localRank, cudaDeviceCount());
-      peers = std::make_unique<dist::DataParallelPeers>(dist::WorkerGroup::connect(
+      request.device = parallel::workerDeviceChoice(request.device, worker.localRank, cudaDeviceCount());
+      peers = std::make_unique<parallel::DataParallelPeers>(parallel::WorkerGroup::connect(
           worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000)),
           resolveDevice(request.device)));
     }

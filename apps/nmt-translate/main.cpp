@@ -1,9 +1,9 @@
 // nmt-translate: translates text with a trained model directory: files, pipes, or a prompt.
 #include "common/AppMain.h"
-#include "decode/HeatmapOf.h"
+#include "attention/HeatmapOf.h"
 #include "decode/Translator.h"
-#include "io/AvailableLines.h"
-#include "io/Heatmap.h"
+#include "util/AvailableLines.h"
+#include "attention/Heatmap.h"
 #include "util/BlasKernels.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"

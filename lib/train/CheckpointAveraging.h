@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/ModelDirectory.h"
+#include "data/ModelDirectory.h"
 #include "model/Seq2Seq.h"
 
 #include <string>

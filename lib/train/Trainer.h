@@ -1,8 +1,8 @@
 #pragma once
 
 #include "data/EncodedCorpus.h"
-#include "io/ModelDirectory.h"
-#include "io/Progress.h"
+#include "data/ModelDirectory.h"
+#include "train/Progress.h"
 #include "model/Seq2Seq.h"
 #include "train/DynamicLossScaler.h"
 #include "train/LrSchedule.h"

@@ -1,5 +1,5 @@
 #include "TestSupport.h"
-#include "io/ModelDirectory.h"
+#include "data/ModelDirectory.h"
 #include "train/CheckpointAveraging.h"
 #include "util/FileSystem.h"
 

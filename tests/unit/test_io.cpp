@@ -1,7 +1,7 @@
 #include "TestSupport.h"
-#include "io/AvailableLines.h"
-#include "io/Csv.h"
-#include "io/Heatmap.h"
+#include "util/AvailableLines.h"
+#include "attention/Csv.h"
+#include "attention/Heatmap.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

@@ -1,11 +1,11 @@
 #include "TestSupport.h"
-#include "dist/WorkerEnvironment.h"
+#include "parallel/WorkerEnvironment.h"
 
 #include <doctest/doctest.h>
 
 #include <map>
 
-using namespace nmt::dist;
+using namespace nmt::parallel;
 
 namespace {
 

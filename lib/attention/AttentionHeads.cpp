@@ -1,7 +1,7 @@
-#include "decode/AttentionHeads.h"
+#include "attention/AttentionHeads.h"
 
 #include "data/Batch.h"
-#include "decode/HeatmapOf.h"
+#include "attention/HeatmapOf.h"
 #include "tokenization/SpecialIds.h"
 
 #include <fmt/core.h>

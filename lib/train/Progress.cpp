@@ -1,4 +1,4 @@
-#include "io/Progress.h"
+#include "train/Progress.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "dist/WorkerGroup.h"
+#include "parallel/WorkerGroup.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 
 // Makes every worker's gradients those of the global batch. Each worker's loss is the mean over
 // its own target tokens, so its gradients are scaled by its token count, summed over the workers
@@ -28,4 +28,4 @@ void broadcastParameters(WorkerGroup& group, const std::vector<at::Tensor>& para
 // Parameter indices grouped into buckets of at most `bucketBytes` (a larger tensor alone in its own).
 std::vector<std::vector<std::size_t>> gradientBuckets(const std::vector<at::Tensor>& parameters, std::size_t bucketBytes);
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

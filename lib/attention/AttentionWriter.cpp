@@ -1,6 +1,6 @@
-#include "io/AttentionWriter.h"
+#include "attention/AttentionWriter.h"
 
-#include "io/Csv.h"
+#include "attention/Csv.h"
 #include "util/InputError.h"
 #include "util/FileSystem.h"
 

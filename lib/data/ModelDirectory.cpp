@@ -1,4 +1,4 @@
-#include "io/ModelDirectory.h"
+#include "data/ModelDirectory.h"
 
 #include "util/InputError.h"
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "dist/WorkerGroup.h"
+#include "parallel/WorkerGroup.h"
 #include "train/TrainingPeers.h"
 
 #include <chrono>
 #include <memory>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 
 // The Trainer's peers over a c10d process group, Gloo or NCCL (see WorkerGroup, GradientSync).
 class DataParallelPeers : public TrainingPeers {
@@ -26,4 +26,4 @@ class DataParallelPeers : public TrainingPeers {
   std::unique_ptr<WorkerGroup> group_;
 };
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

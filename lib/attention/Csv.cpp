@@ -1,4 +1,4 @@
-#include "io/Csv.h"
+#include "attention/Csv.h"
 
 namespace nmt {
 

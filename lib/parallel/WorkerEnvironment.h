@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 
 // Where a training process stands among its peers, read the way torchrun, Slurm or Kubernetes
 // jobs describe a worker: MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE, LOCAL_RANK.
@@ -33,4 +33,4 @@ WorkerEnvironment readWorkerEnvironment(const EnvironmentLookup& lookup);
 // when the machine has fewer GPUs than its workers.
 std::string workerDeviceChoice(const std::string& choice, int localRank, int64_t cudaDevices);
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

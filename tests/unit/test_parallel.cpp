@@ -1,8 +1,8 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
-#include "dist/DataParallelPeers.h"
-#include "dist/GradientSync.h"
-#include "dist/WorkerGroup.h"
+#include "parallel/DataParallelPeers.h"
+#include "parallel/GradientSync.h"
+#include "parallel/WorkerGroup.h"
 
 #include <doctest/doctest.h>
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
@@ -11,7 +11,7 @@
 #include <functional>
 #include <thread>
 
-using namespace nmt::dist;
+using namespace nmt::parallel;
 using namespace std::chrono_literals;
 
 // PyTorch's own LibTorch has no Gloo headers: there the CPU's transport is not built (CTest: skipped).

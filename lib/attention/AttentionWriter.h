@@ -1,6 +1,6 @@
 #pragma once
 
-#include "io/Heatmap.h"
+#include "attention/Heatmap.h"
 
 #include <fstream>
 #include <string>

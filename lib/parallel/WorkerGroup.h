@@ -1,6 +1,6 @@
 #pragma once
 
-#include "dist/WorkerEnvironment.h"
+#include "parallel/WorkerEnvironment.h"
 #include "util/TorchCompat.h"
 
 #include <ATen/core/Tensor.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 
 // The workers of one training run, on LibTorch's own distributed engine (c10d): a Gloo process
 // group for tensors on the CPU (where built with it), NCCL for tensors on CUDA where LibTorch has it (else Gloo, which
@@ -63,4 +63,4 @@ class DistributedError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

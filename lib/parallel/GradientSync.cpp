@@ -1,8 +1,8 @@
-#include "dist/GradientSync.h"
+#include "parallel/GradientSync.h"
 
 #include <torch/torch.h>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 namespace {
 
 // Hands each parameter of a bucket its part of the bucket's flat tensor, shaped like it.
@@ -83,4 +83,4 @@ void broadcastParameters(WorkerGroup& group, const std::vector<at::Tensor>& para
     unflatten(flats[b], buckets[b], parameters, [](at::Tensor& p, const at::Tensor& part) { p.detach().copy_(part); });
 }
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

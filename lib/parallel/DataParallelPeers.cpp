@@ -1,10 +1,10 @@
-#include "dist/DataParallelPeers.h"
+#include "parallel/DataParallelPeers.h"
 
-#include "dist/GradientSync.h"
+#include "parallel/GradientSync.h"
 
 #include <torch/torch.h>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 
 std::vector<double> DataParallelPeers::syncGradients(const std::vector<at::Tensor>& parameters, int64_t localTokens,
                                                      const std::vector<double>& scalars) {
@@ -19,7 +19,7 @@ std::vector<double> DataParallelPeers::sum(const std::vector<double>& values) {
 }
 
 void DataParallelPeers::broadcastParameters(const std::vector<at::Tensor>& parameters) {
-  dist::broadcastParameters(*group_, parameters);
+  parallel::broadcastParameters(*group_, parameters);
 }
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

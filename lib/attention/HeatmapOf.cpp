@@ -1,4 +1,4 @@
-#include "decode/HeatmapOf.h"
+#include "attention/HeatmapOf.h"
 
 #include <torch/torch.h>
 

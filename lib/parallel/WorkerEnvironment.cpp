@@ -1,4 +1,4 @@
-#include "dist/WorkerEnvironment.h"
+#include "parallel/WorkerEnvironment.h"
 
 #include "util/InputError.h"
 
@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-namespace nmt::dist {
+namespace nmt::parallel {
 namespace {
 
 int integer(const EnvironmentLookup& lookup, const std::string& name, std::optional<int> fallback, int min, int max) {
@@ -63,4 +63,4 @@ std::string workerDeviceChoice(const std::string& choice, int localRank, int64_t
   return fmt::format("cuda:{}", localRank);
 }
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel

@@ -1,4 +1,4 @@
-#include "io/AvailableLines.h"
+#include "util/AvailableLines.h"
 
 #include <poll.h>
 #include <unistd.h>

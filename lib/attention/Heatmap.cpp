@@ -1,4 +1,4 @@
-#include "io/Heatmap.h"
+#include "attention/Heatmap.h"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "dist/WorkerGroup.h"
+#include "parallel/WorkerGroup.h"
 
 #include "util/TorchCompat.h"
 
@@ -12,7 +12,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
-namespace nmt::dist {
+namespace nmt::parallel {
 namespace {
 
 // c10d's errors carry a backtrace after their first line.
@@ -126,4 +126,4 @@ void WorkerGroup::barrier() {
   waitAll(works, "a barrier", rank_, size_);
 }
 
-}  // namespace nmt::dist
+}  // namespace nmt::parallel
