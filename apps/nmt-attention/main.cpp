@@ -66,11 +66,11 @@ int main(int argc, char* argv[]) {
     reuseFreedMemory();
     configureThreads(threads);
     auto model = loadTranslationModel(modelDir, dev, weights);
-    if (selfAttention && model.model->config().encoder != "transformer")
+    if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");
-    const bool transformerDecoder = model.model->config().decoder == "transformer";
-    if (allHeads && !transformerDecoder)
+    const bool decoderHeads = model.model->decoder().hasAttentionHeads();
+    if (allHeads && !decoderHeads)
       throw InputError("--all-heads needs a model with the transformer decoder; " + modelDir + " has the " +
                        model.model->config().decoder + " decoder");
     const auto sources = readLines(input);
@@ -103,7 +103,7 @@ int main(int argc, char* argv[]) {
         targetPieces = model.targetBpe->encodePieces(references[i]);
         targetPieces.push_back("</s>");
       }
-      const HeadChoice heads{selfAttention, allHeads, selfAttention && transformerDecoder};
+      const HeadChoice heads{selfAttention, allHeads, selfAttention && decoderHeads};
       if (heads.encoderSelf || heads.cross || heads.decoderSelf)
         record.headMaps =
             attentionHeads(model.model, t.sourceIds, t.sourcePieces, t.hypotheses[0].tokens, targetPieces, heads, dev);

@@ -120,13 +120,13 @@ int main(int argc, char* argv[]) {
       TranslationModel model;
     };
     std::vector<LoadedModel> loaded;
-    bool anyRunningBatch = false;  // a model with the RNN decoder: greedy requests go to decoder threads
+    bool anyRunningBatch = false;  // a model whose decoder takes newcomers: greedy requests go to decoder threads
     for (const auto& spec : modelSpecs) {
       auto [name, dir] = modelSpec(spec);
       for (const auto& m : loaded)
         if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
       loaded.push_back({name, dir, loadTranslationModel(dir, dev, weights)});
-      anyRunningBatch = anyRunningBatch || loaded.back().model.model->config().decoder == "rnn";
+      anyRunningBatch = anyRunningBatch || loaded.back().model.model->decoder().takesNewcomers();
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
     const int cpuThreads = threads > 0 ? threads : matrixThreads();

@@ -25,13 +25,13 @@ HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const
                         const HeadChoice& choice, const c10::Device& device) {
   const std::vector<EncodedPair> pair{{sourceIds, {}, 0}};
   const Batch batch = makeBatch(pair, {0}, device);
-  auto encoder = model->transformerEncoder();
-  if (choice.encoderSelf) encoder->keepAttention(true);
+  auto& encoder = model->encoder();
+  if (choice.encoderSelf) encoder.keepAttention(true);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   HeadMaps out;
   if (choice.encoderSelf) {
-    addHeads(out, "self", encoder->selfAttention(), sourcePieces, sourcePieces);
-    encoder->keepAttention(false);
+    addHeads(out, "self", encoder.selfAttentionHeads(), sourcePieces, sourcePieces);
+    encoder.keepAttention(false);
   }
   if (!choice.cross && !choice.decoderSelf) return out;
   // the pieces fed: <s>, then each produced piece but the last
@@ -41,12 +41,12 @@ HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const
     fed.push_back(targetIds[i]);
     fedPieces.push_back(targetPieces[i]);
   }
-  auto decoder = model->transformerDecoder();
-  decoder->keepAttention(true);
+  auto& decoder = model->decoder();
+  decoder.keepAttention(true);
   model->decode(torch::tensor(fed, torch::kInt64).to(device).unsqueeze(0), encoded);
-  if (choice.cross) addHeads(out, "cross", decoder->crossAttention(), targetPieces, sourcePieces);
-  if (choice.decoderSelf) addHeads(out, "decoder-self", decoder->selfAttention(), targetPieces, fedPieces);
-  decoder->keepAttention(false);
+  if (choice.cross) addHeads(out, "cross", decoder.crossAttentionHeads(), targetPieces, sourcePieces);
+  if (choice.decoderSelf) addHeads(out, "decoder-self", decoder.selfAttentionHeads(), targetPieces, fedPieces);
+  decoder.keepAttention(false);
   return out;
 }
 

@@ -12,6 +12,7 @@ namespace nmt {
 //   best.pt         weights with the best validation BLEU
 //   last.pt         the latest checkpoint: weights, optimizer, position, random state
 //   metrics.csv     one row per log interval and per validation
+//   curves.svg      metrics.csv as a plot (losses and BLEU against steps), redrawn at each validation
 //   kept/           with nmt-train --keep-checkpoints N: the weights of the last N validations,
 //                   step-00001234.pt (nmt-average averages them)
 class ModelDirectory {
@@ -26,6 +27,7 @@ class ModelDirectory {
   std::string best() const { return root_ + "/best.pt"; }
   std::string last() const { return root_ + "/last.pt"; }
   std::string metrics() const { return root_ + "/metrics.csv"; }
+  std::string curves() const { return root_ + "/curves.svg"; }
   std::string keptDirectory() const { return root_ + "/kept"; }
   std::string kept(int64_t step) const;
   // The kept validated weights, oldest first (empty when there are none).

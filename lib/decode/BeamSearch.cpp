@@ -106,7 +106,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     const auto n = static_cast<int64_t>(rowSentence.size());
     if (rowSentence != memoryRows) {  // the layout changes only when beams are born or searches end
       const auto rows = torch::tensor(rowSentence, torch::kInt64).to(device);
-      memory = selectRows(fullMemory, rows);
+      memory = fullMemory.select(rows);
       memoryRows = rowSentence;
     }
     // each live sentence's beams go into K slots of its own; empty slots score -inf
@@ -150,7 +150,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       firstRow += beams;
     }
     rowSentence = std::move(nextRowSentence);
-    if (!rowSentence.empty()) state = selectRows(step.state, torch::tensor(parents, torch::kInt64).to(device));
+    if (!rowSentence.empty()) state = step.state.select(torch::tensor(parents, torch::kInt64).to(device));
   }
 
   std::vector<std::vector<Hypothesis>> out(B);

@@ -8,31 +8,6 @@
 #include <numeric>
 
 namespace nmt {
-namespace {
-
-// Pads dimension 1 (source positions) of a [B, S, ...] tensor to `length` with `value`.
-at::Tensor padSource(const at::Tensor& t, int64_t length, double value) {
-  if (t.size(1) == length) return t;
-  auto shape = t.sizes().vec();
-  shape[1] = length - t.size(1);
-  return torch::cat({t, torch::full(shape, value, t.options())}, 1);
-}
-
-at::Tensor catRows(const at::Tensor& a, const at::Tensor& b, int64_t dim) {
-  if (!b.defined()) return a;
-  return a.defined() ? torch::cat({a, b}, dim) : b;
-}
-
-// The first `count` rows (dimension `dim`), or the rest after them.
-at::Tensor firstRows(const at::Tensor& t, int64_t dim, int64_t count) {
-  return t.defined() ? t.narrow(dim, 0, count) : t;
-}
-at::Tensor restRows(const at::Tensor& t, int64_t dim, int64_t count) {
-  return t.defined() ? t.narrow(dim, count, t.size(dim) - count) : t;
-}
-
-}  // namespace
-
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device,
                                                std::size_t capacity)
     : model_(model),
@@ -41,7 +16,7 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       capacity_(std::max<std::size_t>(capacity, 1)),
       banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
                             torch::TensorOptions().dtype(torch::kInt64).device(device))) {
-  if (model_->config().decoder != "rnn")
+  if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs the RNN decoder (this model's decoder is " + model_->config().decoder +
                      ")");
 }
@@ -63,7 +38,7 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, Dec
   const Batch batch = makeBatch(sources, order, device);  // rows by decreasing length
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   group.memory = model->prepareDecoder(encoded);
-  group.initial = model->initialDecoderState(encoded).recurrent;
+  group.initial = model->initialDecoderState(encoded);
   const auto lengths = batch.sourceLengths.cpu();
   for (std::size_t r = 0; r < batch.examples.size(); ++r) {
     const std::size_t i = batch.examples[r];
@@ -85,17 +60,14 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::takeWaiting(std::size_t co
     const auto n = static_cast<int64_t>(taken);
     const int64_t length = group.rows.front().sourceLength;  // the group's longest first
     Group part;
-    part.memory = {firstRows(group.memory.values, 0, n).narrow(1, 0, length),
-                   firstRows(group.memory.projectedKeys, 0, n).narrow(1, 0, length),
-                   firstRows(group.memory.mask, 0, n).narrow(1, 0, length), {}, {}};
-    part.initial = {firstRows(group.initial.h, 1, n), firstRows(group.initial.c, 1, n)};
+    part.memory = group.memory.first(n).withSourceLength(length);
+    part.initial = group.initial.first(n);
     for (std::size_t r = 0; r < taken; ++r) {
       part.rows.push_back(std::move(group.rows.front()));
       group.rows.pop_front();
     }
-    group.memory = {restRows(group.memory.values, 0, n), restRows(group.memory.projectedKeys, 0, n),
-                    restRows(group.memory.mask, 0, n), {}, {}};
-    group.initial = {restRows(group.initial.h, 1, n), restRows(group.initial.c, 1, n)};
+    group.memory = group.memory.rest(n);
+    group.initial = group.initial.rest(n);
     if (group.rows.empty()) waiting_.pop_front();
     count -= taken;
     parts.push_back(std::move(part));
@@ -109,13 +81,8 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::takeWaiting(std::size_t co
 // Rows of `b` after those of `a`, both padded to the longer source (padding is masked out of attention).
 ContinuousGreedySearch::Group ContinuousGreedySearch::stacked(Group a, Group b) {
   if (a.rows.empty()) return b;
-  const int64_t length = std::max(a.memory.values.size(1), b.memory.values.size(1));
-  const auto joined = [&](const at::Tensor& x, const at::Tensor& y) {
-    return torch::cat({padSource(x, length, 0.0), padSource(y, length, 0.0)}, 0);
-  };
-  a.memory = {joined(a.memory.values, b.memory.values), joined(a.memory.projectedKeys, b.memory.projectedKeys),
-              joined(a.memory.mask, b.memory.mask), {}, {}};
-  a.initial = {catRows(a.initial.h, b.initial.h, 1), catRows(a.initial.c, b.initial.c, 1)};  // [layers, B, H]
+  a.memory = DecoderMemory::stacked(a.memory, b.memory);
+  a.initial = DecoderState::stacked(a.initial, b.initial);
   for (auto& row : b.rows) a.rows.push_back(std::move(row));
   return a;
 }
@@ -124,29 +91,21 @@ void ContinuousGreedySearch::append(Group block) {
   const auto n = static_cast<int64_t>(block.rows.size());
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
-  if (rows_.empty())
-    block.memory = {block.memory.values.clone(), block.memory.projectedKeys.clone(), block.memory.mask.clone(), {}, {}};
-  Group running{std::move(rows_), memory_, state_.recurrent};
+  if (rows_.empty()) block.memory = block.memory.clone();
+  Group running{std::move(rows_), memory_, state_};
   running = stacked(std::move(running), std::move(block));
   rows_ = std::move(running.rows);
   memory_ = running.memory;
-  state_.recurrent = running.initial;
-  previous_ = catRows(previous_,
-                      torch::full({n}, int64_t{SpecialIds::kBos}, torch::TensorOptions().dtype(torch::kInt64).device(device_)),
-                      0);
+  state_ = running.initial;
+  const auto starts = torch::full({n}, int64_t{SpecialIds::kBos}, torch::TensorOptions().dtype(torch::kInt64).device(device_));
+  previous_ = previous_.defined() ? torch::cat({previous_, starts}, 0) : starts;
 }
 
 void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
-  const int64_t length = std::max(memory_.values.size(1), block.memory.values.size(1));
-  memory_ = {padSource(memory_.values, length, 0.0), padSource(memory_.projectedKeys, length, 0.0),
-             padSource(memory_.mask, length, 0.0), {}, {}};
   const auto index = torch::tensor(slots, torch::kInt64).to(device_);
-  memory_.values.index_copy_(0, index, padSource(block.memory.values, length, 0.0));
-  memory_.projectedKeys.index_copy_(0, index, padSource(block.memory.projectedKeys, length, 0.0));
-  memory_.mask.index_copy_(0, index, padSource(block.memory.mask, length, 0.0));
-  state_.recurrent.h.index_copy_(1, index, block.initial.h);
-  if (state_.recurrent.c.defined()) state_.recurrent.c.index_copy_(1, index, block.initial.c);
+  memory_.overwrite(index, block.memory);
+  state_.overwrite(index, block.initial);
   previous_.index_fill_(0, index, int64_t{SpecialIds::kBos});
   for (std::size_t k = 0; k < slots.size(); ++k) rows_[static_cast<std::size_t>(slots[k])] = std::move(block.rows[k]);
 }
@@ -218,17 +177,15 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   }
   if (keep.size() < static_cast<std::size_t>(previous_.size(0))) {
     const auto index = torch::tensor(keep, torch::kInt64).to(device_);
-    state_ = selectRows(state_, index);
-    memory_ = selectRows(memory_, index);
+    state_ = state_.select(index);
+    memory_ = memory_.select(index);
     previous_ = previous_.index_select(0, index);
   }
   // source positions beyond the longest live source are padding for every row; cutting them
   // copies the batch, so only when that saves a quarter of the attention's work
   int64_t longest = 0;
   for (const auto& row : rows_) longest = std::max(longest, row.sourceLength);
-  if (longest * 4 <= memory_.values.size(1) * 3)
-    memory_ = {memory_.values.narrow(1, 0, longest).contiguous(), memory_.projectedKeys.narrow(1, 0, longest).contiguous(),
-               memory_.mask.narrow(1, 0, longest).contiguous(), {}, {}};
+  if (longest * 4 <= memory_.sourceLength() * 3) memory_ = memory_.withSourceLength(longest).contiguous();
   return ended;
 }
 

@@ -16,8 +16,8 @@ namespace nmt {
 // the running batch between steps as others end. A batch decoded start to end runs its last
 // steps with ever fewer rows, and on a CPU such a step costs nearly what a full one does (the
 // weights are read either way); here most steps run near `capacity` rows. Each sentence gets
-// what greedySearch gives it alone, to float rounding. RNN decoder only: its state has no time
-// axis, so rows of different ages stack; the Transformer decoder's key/value caches do not.
+// what greedySearch gives it alone, to float rounding. Only for a decoder that takesNewcomers()
+// (rows of different ages stack in its state).
 // Call under inference mode.
 class ContinuousGreedySearch {
  public:
@@ -34,10 +34,10 @@ class ContinuousGreedySearch {
   struct Group {
     std::deque<Row> rows;
     DecoderMemory memory;
-    RecurrentState initial;
+    DecoderState initial;
   };
 
-  // InputError when the model's decoder is not the RNN one.
+  // InputError when the model's decoder does not take newcomers.
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device, std::size_t capacity);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running

@@ -50,8 +50,8 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
       alive = alive.index_select(0, keep);
       aliveLimits = aliveLimits.index_select(0, keep);
       previous = previous.index_select(0, keep);
-      state = selectRows(state, keep);
-      memory = selectRows(memory, keep);
+      state = state.select(keep);
+      memory = memory.select(keep);
     }
   }
 

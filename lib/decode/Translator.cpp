@@ -97,7 +97,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
-  if (options_.beam.beamSize <= 1 && model_.model->config().decoder == "rnn")
+  if (options_.beam.beamSize <= 1 && model_.model->decoder().takesNewcomers())
     translateGreedyContinuously(todo, sources, out);
   else
     translateInBatches(todo, sources, out);

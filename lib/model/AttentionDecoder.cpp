@@ -3,6 +3,25 @@
 #include "tokenization/SpecialIds.h"
 
 namespace nmt {
+namespace {
+
+// The memory's parts, each [B, S, ...]: what attention averages, its projected keys, the mask.
+enum MemoryPart : std::size_t { kValues, kKeys, kMask };
+
+DecoderMemory memoryOf(const torch::Tensor& values, const torch::Tensor& keys, const torch::Tensor& mask) {
+  return DecoderMemory({{values, 0, 1}, {keys, 0, 1}, {mask, 0, 1}});
+}
+
+// The state's parts, each [layers, B, H]: h, then c for the LSTM.
+DecoderState stateOf(const RecurrentState& s) {
+  std::vector<DecoderState::Part> parts{{s.h, 1}};
+  if (s.c.defined()) parts.push_back({s.c, 1});
+  return DecoderState(std::move(parts));
+}
+
+RecurrentState recurrentOf(const DecoderState& state) { return {state[0], state.size() > 1 ? state[1] : torch::Tensor()}; }
+
+}  // namespace
 
 AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize)
     : config_(config), encoderOutputSize_(encoderOutputSize) {
@@ -13,7 +32,7 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
   attention_ = register_module("attention", BahdanauAttention(H, D, H));
   const int64_t layers = config.decoderDepth();
   const double between = layers > 1 ? config.dropout : 0.0;
-  if (config.cell == "gru")
+  if (!config.lstmCell())
     gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   else
     lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
@@ -29,17 +48,20 @@ DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
   const auto inputWeights = rnnWeights()[0];
   const auto gates = torch::nn::functional::linear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D));
   const auto output = torch::nn::functional::linear(encoded.outputs, output_->weight.narrow(1, H, D));
-  return {torch::cat({gates, output}, -1), attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
+  return memoryOf(torch::cat({gates, output}, -1), attention_->projectKeys(encoded.outputs), encoded.mask);
 }
+
+DecoderState AttentionDecoderImpl::initialState(const EncoderOutput& encoded) { return stateOf(encoded.initialState); }
 
 std::vector<torch::Tensor> AttentionDecoderImpl::rnnWeights() const {
   return gru_ ? gru_->all_weights() : lstm_->all_weights();
 }
 
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> AttentionDecoderImpl::advance(
-    const torch::Tensor& tokens, const RecurrentState& state, const DecoderMemory& memory) {
+    const torch::Tensor& tokens, const RecurrentState& state, const torch::Tensor& values, const torch::Tensor& keys,
+    const torch::Tensor& mask) {
   const auto embedded = dropout_(embedding_(tokens));  // [B, E]
-  auto [context, weights] = attention_(state.h[-1], memory.projectedKeys, memory.values, memory.mask);
+  auto [context, weights] = attention_(state.h[-1], keys, values, mask);
   const auto input = torch::cat({embedded, context}, 1).unsqueeze(1);  // [B, 1, E + D]
   RecurrentState next;
   torch::Tensor out;
@@ -75,9 +97,10 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   namespace F = torch::nn::functional;
   const int64_t E = config_.embeddingSize, H = config_.hiddenSize, D = encoderOutputSize_;
   const auto embedded = embedding_(previousTokens);  // [B, E]
-  const auto& h = state.recurrent.h;                 // [layers, B, H]
+  const auto recurrent = recurrentOf(state);
+  const auto& h = recurrent.h;                       // [layers, B, H]
   // the context as prepare projected it, [B, G + O]: the first layer's input gates' share, then the output layer's
-  auto [context, weights] = attention_(h[-1], memory.projectedKeys, memory.values, memory.mask);
+  auto [context, weights] = attention_(h[-1], memory[kKeys], memory[kValues], memory[kMask]);
   const auto w = rnnWeights();  // per layer: input weights, hidden weights, input bias, hidden bias
   const int64_t G = w[0].size(0);
   std::vector<torch::Tensor> hs, cs;
@@ -94,15 +117,13 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
       input = torch::addcmul(candidate, update, h[l] - candidate);
     } else {  // torch::nn::LSTM's: input, forget, cell, output
       const auto g = (inputGates + hiddenGates).chunk(4, 1);
-      const auto cell = torch::sigmoid(g[1]) * state.recurrent.c[l] + torch::sigmoid(g[0]) * torch::tanh(g[2]);
+      const auto cell = torch::sigmoid(g[1]) * recurrent.c[l] + torch::sigmoid(g[0]) * torch::tanh(g[2]);
       input = torch::sigmoid(g[3]) * torch::tanh(cell);
       cs.push_back(cell);
     }
     hs.push_back(input);
   }
-  DecoderState after;
-  after.recurrent.h = torch::stack(hs);
-  if (!cs.empty()) after.recurrent.c = torch::stack(cs);
+  const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
   const auto& out = output_->weight;  // columns: hidden, context, embedding
   auto pre = torch::addmm(output_->bias, input, out.narrow(1, 0, H).t()) + context.narrow(1, G, out.size(0));
   pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
@@ -111,7 +132,7 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
                                             double teacherForcingRatio) {
-  const DecoderMemory memory{encoded.outputs, attention_->projectKeys(encoded.outputs), encoded.mask, {}, {}};
+  const auto keys = attention_->projectKeys(encoded.outputs);
   const int64_t steps = targetInput.size(1);
   RecurrentState state = encoded.initialState;
   std::vector<torch::Tensor> hiddens, contexts, embeddeds, weightsPerStep, inputs, stepLogits;
@@ -124,7 +145,7 @@ DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, co
       previous = gold ? targetInput.select(1, t) : stepLogits.back().argmax(-1);
     }
     inputs.push_back(previous);
-    auto [hidden, context, embedded, weights, next] = advance(previous, state, memory);
+    auto [hidden, context, embedded, weights, next] = advance(previous, state, encoded.outputs, keys, encoded.mask);
     state = next;
     weightsPerStep.push_back(weights);
     if (alwaysGold) {  // the output layer runs once over all steps after the loop

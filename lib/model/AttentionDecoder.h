@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/BahdanauAttention.h"
-#include "model/DecoderState.h"
+#include "model/Decoder.h"
 #include "model/ModelConfig.h"
 
 #include <torch/torch.h>
@@ -11,29 +11,39 @@ namespace nmt {
 // Bahdanau attention decoder: the cell (GRU or LSTM) reads [embedding; context], with the
 // previous top-layer hidden state as the attention query; the output layer reads
 // [hidden; context; embedding].
-class AttentionDecoderImpl : public torch::nn::Module {
+class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
  public:
   AttentionDecoderImpl(const ModelConfig& config, int64_t encoderOutputSize);
 
-  // For step: `values` holds the encoder outputs multiplied by the context columns of the first
-  // cell layer's input weights and of the output layer, [B, S, gates + output size].
-  DecoderMemory prepare(const EncoderOutput& encoded);
+  // For step: the values attention averages are the encoder outputs multiplied by the context
+  // columns of the first cell layer's input weights and of the output layer, [B, S, gates + output size].
+  DecoderMemory prepare(const EncoderOutput& encoded) override;
+  // The encoder's bridge state.
+  DecoderState initialState(const EncoderOutput& encoded) override;
 
   // One step for decoding (no dropout: eval mode), previousTokens [B] int64, with prepare's
   // memory: forward's step to float rounding.
-  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory) override;
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per
   // step from LibTorch's CPU generator), otherwise the model's own previous argmax.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
+  DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
+    return forward(targetInput, encoded, teacherForcingRatio);
+  }
+
+  bool scalesEmbeddings() const override { return false; }
+  bool feedsOwnPredictions() const override { return true; }
+  bool takesNewcomers() const override { return true; }  // its state is one vector per layer and row
 
   torch::nn::Embedding& embedding() { return embedding_; }
 
  private:
   // cell step without the output layer: (hidden [B, H], context [B, D], embedded [B, E], weights, new state)
   std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> advance(
-      const torch::Tensor& tokens, const RecurrentState& state, const DecoderMemory& memory);
+      const torch::Tensor& tokens, const RecurrentState& state, const torch::Tensor& values, const torch::Tensor& keys,
+      const torch::Tensor& mask);
   torch::Tensor logits(const torch::Tensor& hidden, const torch::Tensor& context, const torch::Tensor& embedded);
   std::vector<torch::Tensor> rnnWeights() const;  // the cell's, 4 per layer (torch::nn::GRU/LSTM order)
 

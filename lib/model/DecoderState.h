@@ -4,27 +4,60 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstddef>
 #include <vector>
 
 namespace nmt {
 
-// What a decoder carries from one step to the next, for either decoder. Every tensor has one row
-// per hypothesis, so searches reorder and drop rows through selectRows without knowing which
-// decoder runs.
-struct DecoderState {
-  RecurrentState recurrent;           // the RNN decoder's state (undefined for the Transformer's)
-  std::vector<at::Tensor> selfKeys;   // the Transformer decoder's cache, per layer: [B, H, t, dk]
-  std::vector<at::Tensor> selfValues;  // (the keys and values of every position decoded so far)
+// Tensors with one row per hypothesis, each along its own batch dimension; some also have an
+// axis over the source positions. Only the decoder that made them knows what each part means:
+// searches reorder, drop, stack and replace rows through these operations alone, whichever
+// decoder runs. `Kind` keeps a state and a memory from being mixed up.
+template <typename Kind>
+class RowTensors {
+ public:
+  struct Part {
+    at::Tensor tensor;
+    int64_t batchDim = 0;
+    int64_t sourceDim = -1;  // -1: no source axis
+  };
+
+  RowTensors() = default;
+  explicit RowTensors(std::vector<Part> parts) : parts_(std::move(parts)) {}
+
+  // The i-th part, for the decoder that made it.
+  const at::Tensor& operator[](std::size_t i) const { return parts_[i].tensor; }
+  std::size_t size() const { return parts_.size(); }
+  bool empty() const { return parts_.empty(); }
+  int64_t rows() const;          // 0 without parts
+  int64_t sourceLength() const;  // of the first part with a source axis; 0 without one
+
+  // The given rows, in that order (beams are reordered, ended rows dropped).
+  RowTensors select(const at::Tensor& rows) const;
+  RowTensors first(int64_t count) const;  // the first `count` rows
+  RowTensors rest(int64_t count) const;   // the rows after them
+  // Source axes cut or padded (zeros: masked out of attention) to `length`.
+  RowTensors withSourceLength(int64_t length) const;
+  RowTensors contiguous() const;
+  RowTensors clone() const;
+  // Rows of b after those of a, source axes padded to the longer one; either may be empty.
+  static RowTensors stacked(const RowTensors& a, const RowTensors& b);
+  // Writes block's rows in place of `rows` (in order), padding source axes to the longer one.
+  void overwrite(const at::Tensor& rows, const RowTensors& block);
+
+ private:
+  std::vector<Part> parts_;
 };
 
+struct StateRows;
+struct MemoryRows;
+extern template class RowTensors<StateRows>;
+extern template class RowTensors<MemoryRows>;
+
+// What a decoder carries from one step to the next.
+using DecoderState = RowTensors<StateRows>;
 // The encoder side as every decoder step reads it, prepared once per batch.
-struct DecoderMemory {
-  at::Tensor values;                   // RNN decoder: [B, S, *] what attention averages (its prepare says)
-  at::Tensor projectedKeys;            // RNN decoder: [B, S, A] = U * encoder outputs
-  at::Tensor mask;                     // [B, S] bool
-  std::vector<at::Tensor> crossKeys;   // Transformer decoder, per layer: [B, H, S, dk]
-  std::vector<at::Tensor> crossValues;
-};
+using DecoderMemory = RowTensors<MemoryRows>;
 
 struct DecoderStep {
   at::Tensor logProbs;   // [B, V]
@@ -37,10 +70,5 @@ struct DecoderOutput {
   at::Tensor attention;  // [B, T, S]
   at::Tensor inputs;     // [B, T] the tokens actually fed at each step
 };
-
-// The given rows of a batch's decoder state and memory, in that order: searches reorder rows
-// (beams) and drop the rows that have finished.
-DecoderState selectRows(const DecoderState& state, const at::Tensor& rows);
-DecoderMemory selectRows(const DecoderMemory& memory, const at::Tensor& rows);
 
 }  // namespace nmt

@@ -80,6 +80,8 @@ ModelConfig ModelConfig::fromText(const std::string& text) {
   return c;
 }
 
+bool ModelConfig::lstmCell() const { return cell == "lstm"; }
+
 void ModelConfig::validate() const {
   auto positive = [](const char* name, int64_t v) {
     if (v <= 0) throw InputError(std::string("model config: ") + name + " must be positive, not " + std::to_string(v));

@@ -26,6 +26,7 @@ struct ModelConfig {
   bool shareEmbeddings = false;    // the Transformer decoder reads the source embeddings (one joint vocabulary)
 
   int64_t decoderDepth() const { return decoderLayers > 0 ? decoderLayers : layers; }
+  bool lstmCell() const;  // else GRU
 
   // "key=value" lines, and back; fromText throws InputError on unknown keys or bad values.
   std::string toText() const;

@@ -13,7 +13,7 @@ RnnEncoderImpl::RnnEncoderImpl(const ModelConfig& config)
                                             .padding_idx(SpecialIds::kPad)));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   const double between = config.layers > 1 ? config.dropout : 0.0;
-  if (config.cell == "gru") {
+  if (!config.lstmCell()) {
     gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(config.embeddingSize, config.hiddenSize)
                                                      .num_layers(config.layers)
                                                      .bidirectional(config.bidirectional)

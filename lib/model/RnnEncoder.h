@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/Encoder.h"
 #include "model/EncoderOutput.h"
 #include "model/ModelConfig.h"
 
@@ -10,14 +11,18 @@ namespace nmt {
 // Embedding -> dropout -> (bi)GRU/LSTM over packed sequences, so padding never enters the
 // recurrence. The bridge (linear + tanh over each layer's final forward and backward states)
 // gives the decoder's initial state.
-class RnnEncoderImpl : public torch::nn::Module {
+class RnnEncoderImpl : public torch::nn::Module, public Encoder {
  public:
   explicit RnnEncoderImpl(const ModelConfig& config);
 
   // source [B, S] int64, lengths [B] int64 on the CPU, mask [B, S] bool.
   EncoderOutput forward(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
 
-  int64_t outputSize() const { return outputSize_; }
+  EncoderOutput encode(const at::Tensor& source, const at::Tensor& lengths, const at::Tensor& mask) override {
+    return forward(source, lengths, mask);
+  }
+  int64_t outputSize() const override { return outputSize_; }
+  bool scalesEmbeddings() const override { return false; }
 
  private:
   RecurrentState bridge(const torch::Tensor& h, const torch::Tensor& c);

@@ -1,5 +1,7 @@
 #include "model/Seq2Seq.h"
 
+#include "model/ModelFactory.h"
+
 #include "tokenization/SpecialIds.h"
 #include "util/AtomicFile.h"
 #include "util/FileSystem.h"
@@ -11,25 +13,13 @@
 namespace nmt {
 
 Seq2SeqImpl::Seq2SeqImpl(const ModelConfig& config) : config_(config) {
-  config_.validate();
-  int64_t encoderOutputSize = 0;
-  if (config_.encoder == "rnn") {
-    rnnEncoder_ = register_module("encoder", RnnEncoder(config_));
-    encoderOutputSize = rnnEncoder_->outputSize();
-  } else {
-    transformerEncoder_ = register_module("encoder", TransformerEncoder(config_));
-    encoderOutputSize = transformerEncoder_->outputSize();
-  }
-  if (config_.decoder == "rnn") {
-    rnnDecoder_ = register_module("decoder", AttentionDecoder(config_, encoderOutputSize));
-  } else {
-    auto shared = config_.shareEmbeddings ? transformerEncoder_->embedding() : torch::nn::Embedding(nullptr);
-    transformerDecoder_ = register_module("decoder", TransformerDecoder(config_, shared));
-  }
+  auto made = makeEncoderDecoder(config_, *this);
+  encoder_ = std::move(made.encoder);
+  decoder_ = std::move(made.decoder);
 }
 
 EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask) {
-  return rnnEncoder_ ? rnnEncoder_(source, lengths, mask) : transformerEncoder_(source, lengths, mask);
+  return encoder_->encode(source, lengths, mask);
 }
 
 DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
@@ -39,25 +29,16 @@ DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRati
 
 DecoderOutput Seq2SeqImpl::decode(const torch::Tensor& targetInput, const EncoderOutput& encoded,
                                   double teacherForcingRatio) {
-  return rnnDecoder_ ? rnnDecoder_(targetInput, encoded, teacherForcingRatio)
-                     : transformerDecoder_(targetInput, encoded, teacherForcingRatio);
+  return decoder_->decode(targetInput, encoded, teacherForcingRatio);
 }
 
-DecoderMemory Seq2SeqImpl::prepareDecoder(const EncoderOutput& encoded) {
-  return rnnDecoder_ ? rnnDecoder_->prepare(encoded) : transformerDecoder_->prepare(encoded);
-}
+DecoderMemory Seq2SeqImpl::prepareDecoder(const EncoderOutput& encoded) { return decoder_->prepare(encoded); }
 
-DecoderState Seq2SeqImpl::initialDecoderState(const EncoderOutput& encoded) {
-  if (transformerDecoder_) return transformerDecoder_->initialState(encoded.outputs.size(0), encoded.outputs.options());
-  DecoderState state;
-  state.recurrent = encoded.initialState;
-  return state;
-}
+DecoderState Seq2SeqImpl::initialDecoderState(const EncoderOutput& encoded) { return decoder_->initialState(encoded); }
 
 DecoderStep Seq2SeqImpl::decodeStep(const torch::Tensor& previousTokens, const DecoderState& state,
                                     const DecoderMemory& memory) {
-  return rnnDecoder_ ? rnnDecoder_->step(previousTokens, state, memory)
-                     : transformerDecoder_->step(previousTokens, state, memory);
+  return decoder_->step(previousTokens, state, memory);
 }
 
 int64_t Seq2SeqImpl::parameterCount() const {
@@ -69,8 +50,8 @@ int64_t Seq2SeqImpl::parameterCount() const {
 double Seq2SeqImpl::embeddingStd(const std::string& name) const {
   const double small = 1.0 / std::sqrt(static_cast<double>(config_.embeddingSize));
   const bool source = name.rfind("encoder.", 0) == 0;
-  if (source) return config_.encoder == "transformer" ? small : 1.0;
-  return config_.tieTargetEmbeddings || config_.decoder == "transformer" ? small : 1.0;
+  if (source) return encoder_->scalesEmbeddings() ? small : 1.0;
+  return config_.tieTargetEmbeddings || decoder_->scalesEmbeddings() ? small : 1.0;
 }
 
 void Seq2SeqImpl::initialize() {

@@ -1,21 +1,20 @@
 #pragma once
 
 #include "data/Batch.h"
-#include "model/AttentionDecoder.h"
+#include "model/Decoder.h"
+#include "model/Encoder.h"
 #include "model/ModelConfig.h"
-#include "model/RnnEncoder.h"
-#include "model/TransformerDecoder.h"
-#include "model/TransformerEncoder.h"
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <string>
 
 namespace nmt {
 
-// An encoder (RNN or Transformer, by config.encoder) composed with a decoder (the Bahdanau
-// attention RNN or the Transformer, by config.decoder), built from a ModelConfig. Searches and
-// training reach the decoder through this class, so they work with either.
+// An encoder composed with a decoder, of the kinds its ModelConfig names (made by
+// makeEncoderDecoder). Searches and training reach them through their interfaces only, so they
+// work with every kind; what a kind can do beyond that, its capability queries say.
 class Seq2SeqImpl : public torch::nn::Module {
  public:
   explicit Seq2SeqImpl(const ModelConfig& config);
@@ -31,10 +30,9 @@ class Seq2SeqImpl : public torch::nn::Module {
   DecoderState initialDecoderState(const EncoderOutput& encoded);
   DecoderStep decodeStep(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
 
-  // The Transformer encoder, for reading its self-attention; null for the RNN encoder.
-  TransformerEncoder& transformerEncoder() { return transformerEncoder_; }
-  // The Transformer decoder, for reading its attention; null for the RNN decoder.
-  TransformerDecoder& transformerDecoder() { return transformerDecoder_; }
+  Encoder& encoder() { return *encoder_; }
+  Decoder& decoder() { return *decoder_; }
+  const Decoder& decoder() const { return *decoder_; }
   const ModelConfig& config() const { return config_; }
   int64_t parameterCount() const;
 
@@ -51,10 +49,8 @@ class Seq2SeqImpl : public torch::nn::Module {
   double embeddingStd(const std::string& name) const;
 
   ModelConfig config_;
-  RnnEncoder rnnEncoder_{nullptr};
-  TransformerEncoder transformerEncoder_{nullptr};
-  AttentionDecoder rnnDecoder_{nullptr};
-  TransformerDecoder transformerDecoder_{nullptr};
+  std::shared_ptr<Encoder> encoder_;  // registered as the module "encoder"
+  std::shared_ptr<Decoder> decoder_;  // and "decoder"
 };
 TORCH_MODULE(Seq2Seq);
 

@@ -5,6 +5,15 @@
 #include <cmath>
 
 namespace nmt {
+namespace {
+
+// The memory's parts: the mask [B, S], then each layer's cross-attention keys and values [B, H, S, dk].
+// The state's: each layer's self-attention keys and values [B, H, t, dk] (every position decoded so far).
+constexpr std::size_t kMask = 0;
+std::size_t crossKeys(std::size_t layer) { return 1 + 2 * layer; }
+std::size_t selfKeys(std::size_t layer) { return 2 * layer; }
+
+}  // namespace
 
 TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout) {
   auto norm = [&](const char* name) { return register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim}))); };
@@ -66,41 +75,42 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
 }
 
 DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
-  DecoderMemory memory;  // no `values`: the layers read only their own keys and values
-  memory.mask = encoded.mask;
+  std::vector<DecoderMemory::Part> parts{{encoded.mask, 0, 1}};
   for (const auto& layer : *layers_) {
     auto [keys, values] = layer->as<TransformerDecoderLayer>()->projectMemory(encoded.outputs);
-    memory.crossKeys.push_back(keys);
-    memory.crossValues.push_back(values);
+    parts.push_back({keys, 0, 2});
+    parts.push_back({values, 0, 2});
   }
-  return memory;
+  return DecoderMemory(std::move(parts));
 }
 
-DecoderState TransformerDecoderImpl::initialState(int64_t rows, const torch::TensorOptions& options) const {
-  DecoderState state;
+DecoderState TransformerDecoderImpl::initialState(const EncoderOutput& encoded) {
+  return emptyState(encoded.outputs.size(0), encoded.outputs.options());
+}
+
+DecoderState TransformerDecoderImpl::emptyState(int64_t rows, const torch::TensorOptions& options) const {
+  std::vector<DecoderState::Part> parts;
   const int64_t headDim = config_.embeddingSize / config_.heads;
-  for (int64_t l = 0; l < config_.decoderDepth(); ++l) {
-    state.selfKeys.push_back(torch::zeros({rows, config_.heads, 0, headDim}, options));
-    state.selfValues.push_back(torch::zeros({rows, config_.heads, 0, headDim}, options));
-  }
-  return state;
+  for (int64_t l = 0; l < 2 * config_.decoderDepth(); ++l)
+    parts.push_back({torch::zeros({rows, config_.heads, 0, headDim}, options), 0});
+  return DecoderState(std::move(parts));
 }
 
 std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::run(const torch::Tensor& tokens,
                                                                                    const DecoderState& state,
                                                                                    const DecoderMemory& memory) {
-  const int64_t offset = state.selfKeys[0].size(2);  // positions decoded so far
+  const int64_t offset = state[selfKeys(0)].size(2);  // positions decoded so far
   auto x = dropout_(positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
-  DecoderState next;
+  std::vector<DecoderState::Part> next;
   torch::Tensor lastCross;
   selfAttention_.clear();
   crossAttention_.clear();
   for (std::size_t l = 0; l < layers_->size(); ++l) {
-    auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(x, state.selfKeys[l], state.selfValues[l],
-                                                                  memory.crossKeys[l], memory.crossValues[l], memory.mask);
+    auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
+        x, state[selfKeys(l)], state[selfKeys(l) + 1], memory[crossKeys(l)], memory[crossKeys(l) + 1], memory[kMask]);
     x = out.x;
-    next.selfKeys.push_back(out.keys);
-    next.selfValues.push_back(out.values);
+    next.push_back({out.keys, 0});
+    next.push_back({out.values, 0});
     lastCross = out.crossWeights;
     if (keep_) {
       selfAttention_.push_back(out.selfWeights.detach());
@@ -109,7 +119,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   }
   const auto hidden = dropout_(finalNorm_(x));
   const auto logits = output_ ? output_(hidden) : torch::nn::functional::linear(hidden, embedding_->weight);
-  return {torch::log_softmax(logits, -1), next, lastCross.mean(1)};
+  return {torch::log_softmax(logits, -1), DecoderState(std::move(next)), lastCross.mean(1)};
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -122,7 +132,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logProbs, state, attention] =
-      run(targetInput, initialState(targetInput.size(0), encoded.outputs.options()), prepare(encoded));
+      run(targetInput, initialState(encoded), prepare(encoded));
   return {logProbs, attention, targetInput};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/DecoderState.h"
+#include "model/Decoder.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
 #include "model/PositionalEncoding.h"
@@ -44,26 +44,35 @@ TORCH_MODULE(TransformerDecoderLayer);
 // The Transformer decoder: embedding * sqrt(d) + sinusoidal positions, N decoder layers, a final
 // LayerNorm, the output layer (or the target embeddings, tied). Decoding keeps each layer's
 // self-attention keys and values in the DecoderState, so a step costs one position.
-class TransformerDecoderImpl : public torch::nn::Module {
+class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
  public:
   // sharedEmbedding: the encoder's embedding to read target tokens with (a joint vocabulary);
   // null: the decoder has its own.
   TransformerDecoderImpl(const ModelConfig& config, torch::nn::Embedding sharedEmbedding = nullptr);
 
-  DecoderMemory prepare(const EncoderOutput& encoded);
-  // The state before the first step: empty caches for `rows` hypotheses.
-  DecoderState initialState(int64_t rows, const torch::TensorOptions& options) const;
+  // Each layer's cross-attention keys and values over the encoder outputs.
+  DecoderMemory prepare(const EncoderOutput& encoded) override;
+  // The state before the first step: empty self-attention caches.
+  DecoderState initialState(const EncoderOutput& encoded) override;
   // One step for decoding: previousTokens [B] int64 at the position the state has reached.
-  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory) override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
+  DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
+    return forward(targetInput, encoded, teacherForcingRatio);
+  }
+
+  bool scalesEmbeddings() const override { return true; }
+  bool feedsOwnPredictions() const override { return false; }  // it reads the whole gold prefix at once
+  bool takesNewcomers() const override { return false; }       // its caches have a time axis
 
   // Per-layer weights of the last forward or step when keepAttention is on:
   // self-attention [B, H, T, T] and cross-attention [B, H, T, S].
-  void keepAttention(bool keep) { keep_ = keep; }
-  const std::vector<torch::Tensor>& selfAttention() const { return selfAttention_; }
-  const std::vector<torch::Tensor>& crossAttention() const { return crossAttention_; }
+  bool hasAttentionHeads() const override { return true; }
+  void keepAttention(bool keep) override { keep_ = keep; }
+  const std::vector<at::Tensor>& selfAttentionHeads() const override { return selfAttention_; }
+  const std::vector<at::Tensor>& crossAttentionHeads() const override { return crossAttention_; }
 
   torch::nn::Embedding& embedding() { return embedding_; }
 
@@ -72,6 +81,8 @@ class TransformerDecoderImpl : public torch::nn::Module {
   // cross-attention mean over heads [B, T, S])
   std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
                                                              const DecoderMemory& memory);
+
+  DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
 
   ModelConfig config_;
   torch::nn::Embedding embedding_{nullptr};

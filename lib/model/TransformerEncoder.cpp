@@ -24,7 +24,7 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
   return {y, weights};
 }
 
-TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config) : config_(config) {
+TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config, bool withBridge) : config_(config) {
   const int64_t d = config.embeddingSize;
   embedding_ = register_module(
       "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.sourceVocab, d).padding_idx(SpecialIds::kPad)));
@@ -34,10 +34,10 @@ TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config) : conf
   for (int64_t i = 0; i < config.layers; ++i)
     layers_->push_back(TransformerEncoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  if (config.decoder == "rnn") {  // the Transformer decoder starts from nothing but the outputs
+  if (withBridge) {
     const int64_t decoderStates = config.decoderDepth() * config.hiddenSize;
     bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, decoderStates));
-    if (config.cell == "lstm") bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
+    if (config.lstmCell()) bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
   }
 }
 

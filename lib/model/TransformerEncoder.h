@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/Encoder.h"
 #include "model/EncoderOutput.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
@@ -29,17 +30,23 @@ TORCH_MODULE(TransformerEncoderLayer);
 
 // Embedding * sqrt(d) + sinusoidal positions, N self-attention layers, a final LayerNorm. An RNN
 // decoder's initial state comes from the masked mean of the outputs through a linear + tanh bridge.
-class TransformerEncoderImpl : public torch::nn::Module {
+class TransformerEncoderImpl : public torch::nn::Module, public Encoder {
  public:
-  explicit TransformerEncoderImpl(const ModelConfig& config);
+  // withBridge: also make the initial state of an RNN decoder (EncoderOutput::initialState).
+  TransformerEncoderImpl(const ModelConfig& config, bool withBridge);
 
   // lengths is unused (masks carry the padding) but kept so both encoders share one signature.
   EncoderOutput forward(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& mask);
+  EncoderOutput encode(const at::Tensor& source, const at::Tensor& lengths, const at::Tensor& mask) override {
+    return forward(source, lengths, mask);
+  }
+  int64_t outputSize() const override { return config_.embeddingSize; }
+  bool scalesEmbeddings() const override { return true; }
   // Each layer's per-head self-attention [B, H, S, S] from the last forward when keepAttention is on.
-  const std::vector<torch::Tensor>& selfAttention() const { return selfAttention_; }
-  void keepAttention(bool keep) { keep_ = keep; }
+  bool hasSelfAttentionHeads() const override { return true; }
+  void keepAttention(bool keep) override { keep_ = keep; }
+  const std::vector<at::Tensor>& selfAttentionHeads() const override { return selfAttention_; }
 
-  int64_t outputSize() const { return config_.embeddingSize; }
   torch::nn::Embedding& embedding() { return embedding_; }
 
  private:

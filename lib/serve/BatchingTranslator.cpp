@@ -32,7 +32,7 @@ TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
     : model_(std::move(model)), device_(device), options_(options) {
-  if (model_.model->config().decoder == "rnn")
+  if (model_.model->decoder().takesNewcomers())
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
       auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
       d->running = newRunningBatch();

@@ -5,6 +5,7 @@
 #include "train/CheckpointAveraging.h"
 #include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
+#include "train/TrainingCurves.h"
 #include "util/InputError.h"
 #include "util/FileSystem.h"
 #include "util/Precision.h"
@@ -45,7 +46,7 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<Encode
       scaler_(options_.precision == Precision::kFp16) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
   validateTrainerOptions(options_);
-  if (model_->config().decoder == "transformer" &&
+  if (!model_->decoder().feedsOwnPredictions() &&
       (options_.teacherForcing < 1.0 || (options_.teacherForcingDecaySteps > 0 && options_.teacherForcingMin < 1.0)))
     throw InputError("--teacher-forcing below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
                      "prefix at once");
@@ -84,6 +85,14 @@ void Trainer::saveLast() {
   state_.lossScaler = scaler_.enabled() ? scaler_.toText() : "";
   if (peers_.writesFiles()) saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
   lastSavedStep_ = state_.step;
+}
+
+void Trainer::writeCurves() {
+  try {
+    writeTrainingCurves(directory_.metrics(), directory_.curves(), directory_.root());
+  } catch (const std::exception& e) {  // a plot is no reason to stop training
+    progress_.message(fmt::format("nmt-train: warning: no {}: {}", directory_.curves(), e.what()));
+  }
 }
 
 void Trainer::writeMetrics(const ValidationResult* validation) {
@@ -140,6 +149,7 @@ bool Trainer::validate(bool scheduled) {
     state_.lrSchedule = schedule_.stateText();
   }
   writeMetrics(&result);
+  if (metrics_) writeCurves();
   progress_.message(fmt::format("step {} validation: loss {:.4f}, perplexity {:.2f}, BLEU {:.2f}{}{}", state_.step,
                                 result.loss, result.perplexity, result.bleu,
                                 improved ? " (best so far, saved best.pt)"

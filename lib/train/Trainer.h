@@ -84,6 +84,7 @@ class Trainer {
   // Validates; `scheduled` ones feed the schedule and early stopping. Returns false to stop.
   bool validate(bool scheduled);
   void writeMetrics(const ValidationResult* validation);
+  void writeCurves();  // curves.svg from metrics.csv
   void saveLast();
   double fractionDone(std::size_t batchesPerEpoch) const;
   std::string statusLine(double loss, std::size_t batchesPerEpoch) const;

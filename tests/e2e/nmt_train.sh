@@ -31,6 +31,12 @@ first=$(metric run/metrics.csv 10 3) last=$(metric run/metrics.csv 120 3)
 awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a / 2) }' || fail "train loss did not halve: $first -> $last"
 bleu=$(metric run/metrics.csv 120 6)
 awk -v b="$bleu" 'BEGIN { exit !(b > 10) }' || fail "validation BLEU only $bleu"
+# curves.svg plots metrics.csv: one validation BLEU point per validation row (every 20 steps and each epoch end)
+[ -s run/curves.svg ] || fail "run/curves.svg missing"
+validations=$(awk -F, 'NR > 1 && $6 != ""' run/metrics.csv | wc -l)
+points=$(python3 -c 'import re,sys; m=re.search(r"class=\"valid-bleu\"[^>]*points=\"([^\"]*)\"", open(sys.argv[1]).read()); print(len(m.group(1).split()) if m else -1)' run/curves.svg)
+[ "$validations" -ge 6 ] && [ "$points" -eq "$validations" ] || fail "curves.svg has $points BLEU points for $validations validations"
+expect_contains "$(cat run/curves.svg)" ">step<"
 expect_contains "$(cat run/config.ini)" "hidden-size = 64"
 expect_contains "$(cat run/config.ini)" "train-src = $TMP/train.src"
 

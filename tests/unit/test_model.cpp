@@ -1,6 +1,9 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
+#include "model/BahdanauAttention.h"
+#include "model/MultiHeadAttention.h"
+#include "model/PositionalEncoding.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/FileSystem.h"
@@ -66,7 +69,10 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
         const auto step = model->decodeStep(batch.target.select(1, 0), model->initialDecoderState(encoded), memory);
         CHECK(step.logProbs.sizes() == torch::IntArrayRef({B, 22}));
         CHECK(step.attention.sizes() == torch::IntArrayRef({B, S}));
-        CHECK(step.state.recurrent.h.sizes() == torch::IntArrayRef({2, B, 12}));
+        // the RNN decoder's state: h (then c for the LSTM), [layers, B, H]
+        REQUIRE(step.state.size() == (cell == "lstm" ? 2u : 1u));
+        CHECK(step.state.rows() == B);
+        CHECK(step.state[0].sizes() == torch::IntArrayRef({2, B, 12}));
         // log-probabilities: each row exponentiates to a distribution
         CHECK(torch::allclose(out.logProbs.exp().sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
       }
@@ -398,10 +404,11 @@ TEST_CASE("the Transformer encoder exposes every layer's per-head self-attention
   Seq2Seq model(config);
   model->initialize();
   model->eval();
-  model->transformerEncoder()->keepAttention(true);
+  REQUIRE(model->encoder().hasSelfAttentionHeads());
+  model->encoder().keepAttention(true);
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  const auto& layers = model->transformerEncoder()->selfAttention();
+  const auto& layers = model->encoder().selfAttentionHeads();
   REQUIRE(layers.size() == 3);
   const int64_t S = batch.source.size(1);
   for (const auto& w : layers) {

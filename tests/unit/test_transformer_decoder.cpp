@@ -50,8 +50,10 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   CHECK_FALSE(encoded.initialState.h.defined());  // no bridge: the decoder starts from its caches
   const auto memory = model->prepareDecoder(encoded);
-  REQUIRE(memory.crossKeys.size() == 3);
-  CHECK(memory.crossKeys[0].sizes() == torch::IntArrayRef({B, 4, S, 4}));
+  // the mask, then each layer's cross-attention keys and values
+  REQUIRE(memory.size() == 1 + 2 * 3);
+  CHECK(memory.sourceLength() == S);
+  CHECK(memory[1].sizes() == torch::IntArrayRef({B, 4, S, 4}));
   auto state = model->initialDecoderState(encoded);
   for (int64_t t = 0; t < T; ++t) {
     const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
@@ -59,8 +61,8 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
     CHECK(torch::allclose(step.logProbs, full.logProbs.select(1, t), 1e-5, 1e-5));
     CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
     state = step.state;
-    REQUIRE(state.selfKeys.size() == 3);
-    CHECK(state.selfKeys[2].sizes() == torch::IntArrayRef({B, 4, t + 1, 4}));  // one more position per step
+    REQUIRE(state.size() == 2 * 3);  // each layer's self-attention keys and values
+    CHECK(state[4].sizes() == torch::IntArrayRef({B, 4, t + 1, 4}));  // one more position per step
   }
   // attention rows are distributions over the real source positions
   CHECK(torch::allclose(full.attention.sum(-1), torch::ones({B, T}), 1e-5, 1e-5));

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "model/DecoderState.h"
+#include "model/EncoderOutput.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <vector>
+
+namespace nmt {
+
+// What every decoder kind offers; makeEncoderDecoder (ModelFactory.h) picks the kind. Searches
+// see only this: a state and a memory whose rows they move through DecoderState's operations.
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+
+  // Training over a whole target: targetInput [B, T] starts with <s>. teacherForcingRatio < 1
+  // needs feedsOwnPredictions().
+  virtual DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded,
+                               double teacherForcingRatio) = 0;
+  // Step-by-step decoding: the memory once per batch, the state before the first step, then
+  // one step per position (previousTokens [B] int64; eval mode).
+  virtual DecoderMemory prepare(const EncoderOutput& encoded) = 0;
+  virtual DecoderState initialState(const EncoderOutput& encoded) = 0;
+  virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state,
+                           const DecoderMemory& memory) = 0;
+
+  // Whether its embeddings are multiplied by sqrt(E) when read (they start smaller: Seq2Seq::initialize).
+  virtual bool scalesEmbeddings() const = 0;
+  // Capability: it can be trained on its own previous predictions (teacher forcing below 1).
+  virtual bool feedsOwnPredictions() const = 0;
+  // Capability: rows of different ages stack into one state (it has no time axis), so new
+  // sentences can join a running batch between steps (ContinuousGreedySearch).
+  virtual bool takesNewcomers() const = 0;
+
+  // Capability: per-layer, per-head attention of the last decode or step while keepAttention is
+  // on: cross-attention [B, H, T, S] and self-attention [B, H, T, T]. Without heads, none.
+  virtual bool hasAttentionHeads() const { return false; }
+  virtual void keepAttention(bool) {}
+  virtual const std::vector<at::Tensor>& crossAttentionHeads() const { return noHeads(); }
+  virtual const std::vector<at::Tensor>& selfAttentionHeads() const { return noHeads(); }
+
+ protected:
+  static const std::vector<at::Tensor>& noHeads() {
+    static const std::vector<at::Tensor> none;
+    return none;
+  }
+};
+
+}  // namespace nmt

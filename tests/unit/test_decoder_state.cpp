@@ -1,0 +1,78 @@
+#include "model/DecoderState.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+using namespace nmt;
+
+namespace {
+
+// Rows r = 0..n-1 of a memory like the RNN decoder's: values [n, S, 2] holding 10 * r + position,
+// a mask [n, S]; and a state like its h, [layers = 2, n, 3] holding r (batch dimension 1).
+struct Rows {
+  DecoderMemory memory;
+  DecoderState state;
+};
+
+Rows rowsOf(std::vector<float> ids, int64_t S) {
+  const auto n = static_cast<int64_t>(ids.size());
+  const auto id = torch::tensor(ids);
+  const auto values = (id.view({n, 1, 1}) * 10 + torch::arange(S).view({1, S, 1})).expand({n, S, 2}).contiguous();
+  const auto mask = torch::ones({n, S}, torch::kBool);
+  const auto h = id.view({1, n, 1}).expand({2, n, 3}).contiguous();
+  return {DecoderMemory({{values, 0, 1}, {mask, 0, 1}}), DecoderState({{h, 1}})};
+}
+
+std::vector<float> rowIds(const DecoderState& state) {
+  const auto ids = state[0].select(0, 0).select(1, 0).contiguous();
+  return {ids.data_ptr<float>(), ids.data_ptr<float>() + ids.numel()};
+}
+
+}  // namespace
+
+TEST_CASE("decoder state rows: select, first, rest follow each part's batch dimension") {
+  const auto r = rowsOf({0, 1, 2, 3}, 5);
+  CHECK(r.memory.rows() == 4);
+  CHECK(r.state.rows() == 4);
+  CHECK(r.memory.sourceLength() == 5);
+  CHECK(r.state.sourceLength() == 0);
+  const auto picked = r.state.select(torch::tensor({int64_t{3}, int64_t{0}}));
+  CHECK(rowIds(picked) == std::vector<float>{3, 0});
+  CHECK(rowIds(r.state.first(1)) == std::vector<float>{0});
+  CHECK(rowIds(r.state.rest(1)) == std::vector<float>{1, 2, 3});
+  const auto memory = r.memory.select(torch::tensor({int64_t{2}}));
+  CHECK(memory[0].sizes() == torch::IntArrayRef({1, 5, 2}));
+  CHECK(memory[0][0][4][0].item<float>() == 24.0f);
+  CHECK(DecoderState().rows() == 0);
+}
+
+TEST_CASE("decoder state rows: stacking pads the source axis with zeros, which the mask hides") {
+  const auto a = rowsOf({0, 1}, 3), b = rowsOf({7}, 5);
+  const auto memory = DecoderMemory::stacked(a.memory, b.memory);
+  CHECK(memory.rows() == 3);
+  CHECK(memory.sourceLength() == 5);
+  CHECK(memory[0][1][2][0].item<float>() == 12.0f);  // row 1 kept its values
+  CHECK(memory[0][1][3][0].item<float>() == 0.0f);   // and is padded beyond its 3 positions
+  CHECK(memory[1][1].sum().item<int64_t>() == 3);    // ... where its mask is false
+  CHECK(memory[0][2][4][0].item<float>() == 74.0f);  // row 7 whole
+  const auto state = DecoderState::stacked(a.state, b.state);
+  CHECK(rowIds(state) == std::vector<float>{0, 1, 7});
+  CHECK(rowIds(DecoderState::stacked(DecoderState(), b.state)) == std::vector<float>{7});
+  // cutting the source axis back keeps the first positions
+  CHECK(memory.withSourceLength(3)[0].sizes() == torch::IntArrayRef({3, 3, 2}));
+  CHECK(torch::equal(memory.withSourceLength(3)[0].narrow(0, 0, 2), a.memory[0]));
+}
+
+TEST_CASE("decoder state rows: overwrite puts a block's rows in place, padding either side's source axis") {
+  auto running = rowsOf({0, 1, 2}, 3);
+  const auto block = rowsOf({8, 9}, 4);
+  const auto slots = torch::tensor({int64_t{2}, int64_t{0}});
+  running.memory.overwrite(slots, block.memory);
+  running.state.overwrite(slots, block.state);
+  CHECK(rowIds(running.state) == std::vector<float>{9, 1, 8});
+  CHECK(running.memory.sourceLength() == 4);
+  CHECK(running.memory[0][0][3][0].item<float>() == 93.0f);
+  CHECK(running.memory[0][1][3][0].item<float>() == 0.0f);  // row 1 padded
+  CHECK(running.memory[1][1][3].item<bool>() == false);
+  CHECK(running.memory[1][2][3].item<bool>() == true);
+}
