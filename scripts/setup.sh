@@ -14,6 +14,7 @@ PACKAGES=(
   libopenblas0-pthread  # without it LibTorch falls back to reference BLAS, ~15x slower
   python3 bsdutils      # the end-to-end tests read CSV and SVG back with Python; script(1) gives a terminal
   libgloo-dev           # the headers of LibTorch's Gloo process group (training over several processes)
+  libedit-dev           # nmt-translate's prompt: line editing and history (BSD licence)
   libcpp-httplib-dev nlohmann-json3-dev           # nmt-serve: HTTP and JSON
   chromium chromium-driver python3-selenium       # the test of nmt-serve's page in a real browser
 )
