@@ -24,23 +24,22 @@ namespace {
 void throughput(TranslationModel& model, const std::vector<std::string>& sentences, int64_t beam,
                 std::size_t batchSize) {
   TranslatorOptions options;
-  options.beam.beamSize = beam;
-  options.beam.lengthPenalty = 1.0;
+  options.decoding.beamSize = beam;
   options.batchSize = batchSize;
-  Translator translator(model, options, c10::Device(c10::kCPU));
+  Translator translator(model, options);
   const Stopwatch watch;
   const auto out = translator.translate(sentences);
   const double s = watch.seconds();
   std::size_t tokens = 0;
   for (const auto& t : out)
-    if (!t.hypotheses.empty()) tokens += t.hypotheses[0].tokens.size() + 1;
+    if (!t.hypotheses.empty()) tokens += t.best().ids.size() + 1;
   fmt::print("  {:<22} {:>7.2f} s  {:>7.1f} sentences/s  {:>8.0f} target tokens/s\n",
              beam == 1 ? fmt::format("greedy (batch {})", batchSize) : fmt::format("beam {}", beam), s,
              sentences.size() / s, tokens / s);
 }
 
 void latency(TranslationModel& model, const std::vector<std::string>& sentences, std::size_t count) {
-  Translator translator(model, TranslatorOptions{}, c10::Device(c10::kCPU));
+  Translator translator(model, TranslatorOptions{});
   std::vector<double> ms;
   for (std::size_t i = 0; i < std::min(count, sentences.size()); ++i) {
     const Stopwatch watch;
@@ -79,7 +78,7 @@ int main(int argc, char* argv[]) {
                                {}, vm))
       return 0;
     if (!systemMalloc) reuseFreedMemory();
-    auto model = loadTranslationModel(modelDir, c10::Device(c10::kCPU));
+    auto model = loadTranslationModel(modelDir, Runtime{});
     std::vector<std::string> sentences;
     TextLineReader reader(input);
     for (std::string line; reader.next(line);) sentences.push_back(line);

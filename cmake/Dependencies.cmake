@@ -39,6 +39,12 @@ if(NOT fmt_FOUND)
   nmt_missing("fmt" "libfmt-dev")
 endif()
 
+# nmt-translate's prompt: line editing and history (libedit, BSD-licensed).
+pkg_check_modules(LIBEDIT QUIET IMPORTED_TARGET libedit)
+if(NOT LIBEDIT_FOUND)
+  nmt_missing("libedit (libedit.pc)" "libedit-dev")
+endif()
+
 find_package(Threads REQUIRED)
 
 if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)

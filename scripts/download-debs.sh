@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fills DIR with the Debian 12 (bookworm) packages that `scripts/gpu-check.sh --debs DIR` builds
 # with when a machine has no packages of its own for them: SentencePiece, Boost.Program_options,
-# fmt and doctest (headers, libraries, pkg-config and CMake files). Run it on a Debian 12 machine
+# fmt, doctest and libedit (headers, libraries, pkg-config and CMake files). Run it on a Debian 12 machine
 # with network (`apt-get download` needs no root), then copy DIR to the GPU machine.
 #   scripts/download-debs.sh DIR
 set -euo pipefail
@@ -14,6 +14,7 @@ PACKAGES=(
   libboost1.74-dev
   libfmt-dev libfmt9
   doctest-dev
+  libedit-dev libedit2  # nmt-translate's prompt; libedit2's own libbsd0 and libtinfo6 are on every system
 )
 
 # What the build reads, as `dpkg-deb -c` lists it (symlinks as "NAME -> TARGET").
@@ -30,6 +31,9 @@ NEEDED=(
   "/libfmt.so -> " /libfmt.so.9
   /include/doctest/doctest.h
   /cmake/doctest/doctestConfig.cmake
+  /pkgconfig/libedit.pc
+  "/libedit.so -> " /libedit.so.2
+  /include/editline/readline.h
 )
 
 die() { echo "download-debs: $*" >&2; exit 1; }

@@ -15,7 +15,7 @@ usage: scripts/gpu-check.sh [options]
   --torch DIR|auto   LibTorch: a LibTorch folder (with share/cmake/Torch), a PyTorch install's
                      cmake prefix, or a folder holding TorchConfig.cmake; auto (default) asks
                      python3 for torch.utils.cmake_prefix_path
-  --debs DIR         take SentencePiece, Boost, fmt and doctest from the .deb files in DIR
+  --debs DIR         take SentencePiece, Boost, fmt, doctest and libedit from the .deb files in DIR
                      (see scripts/download-debs.sh) instead of the system's
   --data DIR         Multi30k: train, val and test_2016_flickr .de/.en (default: data/multi30k)
   --minutes M        training time per preset (default: 3)

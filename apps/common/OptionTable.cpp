@@ -9,6 +9,7 @@ namespace po = boost::program_options;
 
 namespace nmt::app {
 
+std::string configName(const std::string& option) { return option.substr(0, option.find(',')); }
 std::string configValue(const std::string& v) { return v; }
 std::string configValue(bool v) { return v ? "true" : "false"; }
 std::string configValue(double v) { return fmt::format("{}", v); }

@@ -21,6 +21,9 @@ class OptionTable {
   // An option that is not written to the effective config (it is about this invocation).
   template <typename T>
   void addInvocation(const char* name, T& field, const char* help);
+  // An invocation option that must be given.
+  template <typename T>
+  void addRequired(const char* name, T& field, const char* help);
   void addFlag(const char* name, bool& field, const char* help);
 
   const boost::program_options::options_description& description() const { return description_; }
@@ -41,6 +44,8 @@ class OptionTable {
   std::vector<Entry> entries_;
 };
 
+// "beam,k" -> "beam": the name an option has in a config file.
+std::string configName(const std::string& option);
 std::string configValue(const std::string& v);
 std::string configValue(bool v);
 std::string configValue(double v);
@@ -54,12 +59,19 @@ void OptionTable::add(const char* name, T& field, const char* help) {
     description_.add_options()(name, po::value<bool>(&field)->default_value(field, field ? "true" : "false")->implicit_value(true, "true"), help);
   else
     description_.add_options()(name, po::value<T>(&field)->default_value(field, configValue(field)), help);
-  entries_.push_back({name, help, [&field] { return configValue(field); }});
+  entries_.push_back({configName(name), help, [&field] { return configValue(field); }});
 }
 
 template <typename T>
 void OptionTable::addInvocation(const char* name, T& field, const char* help) {
   description_.add_options()(name, boost::program_options::value<T>(&field), help);
+}
+
+template <typename T>
+void OptionTable::addRequired(const char* name, T& field, const char* help) {
+  auto* value = boost::program_options::value<T>(&field)->required();
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) value->composing();  // repeated: every value
+  description_.add_options()(name, value, help);
 }
 
 }  // namespace nmt::app

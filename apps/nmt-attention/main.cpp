@@ -1,15 +1,13 @@
 // nmt-attention: exports what a trained model attends to, as CSV (and SVG) files.
-#include "common/AppMain.h"
 #include "attention/AttentionHeads.h"
-#include "attention/HeatmapOf.h"
-#include "decode/Translator.h"
 #include "attention/AttentionWriter.h"
+#include "attention/HeatmapOf.h"
+#include "common/AppMain.h"
+#include "common/SharedOptions.h"
+#include "decode/Translator.h"
 #include "util/CudaRuntime.h"
-#include "util/Device.h"
-#include "util/HeapReuse.h"
 #include "util/InputError.h"
 #include "util/TextLineReader.h"
-#include "util/Threads.h"
 
 #include <fmt/core.h>
 
@@ -31,41 +29,40 @@ std::vector<std::string> readLines(const std::string& path) {
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-attention", [&] {
     app::setVersionDetails(runtimeDescription());
-    std::string modelDir, input, outputDir, format, reference, device, weights;
+    std::string modelDir, input, outputDir, format = "matrix", reference, weights = "best.pt";
     bool svg = false, selfAttention = false, allHeads = false;
-    int threads;
+    RuntimeOptions runtimeOptions;
     TranslatorOptions options;
-    po::options_description desc("Options");
-    desc.add_options()("model,m", po::value(&modelDir)->required(), "model directory written by nmt-train")(
-        "input,i", po::value(&input)->required(), "source sentences, one a line")(
-        "output-dir,o", po::value(&outputDir)->required(), "where the CSV (and SVG) files go")(
-        "format", po::value(&format)->default_value("matrix"),
-        "matrix: one CSV per sentence (target rows x source columns); long: one CSV, a row per weight")(
-        "reference,r", po::value(&reference),
-        "translations to force-decode (line-aligned with --input) instead of the model's own")(
-        "svg", po::bool_switch(&svg), "also write a heatmap picture per sentence (OUT/000001.svg)")(
-        "self-attention", po::bool_switch(&selfAttention),
-        "transformer encoder: also write each layer's per-head self-attention (OUT/000001.self.layerL.headH.csv); "
-        "transformer decoder: its self-attention too (OUT/000001.decoder-self.layerL.headH.csv)")(
-        "all-heads", po::bool_switch(&allHeads),
-        "transformer decoder: also write each layer's per-head cross-attention (OUT/000001.cross.layerL.headH.csv); "
-        "the main matrix is the mean over the last layer's heads")(
-        "weights", po::value(&weights)->default_value("best.pt"), "which weights of the directory: best.pt or last.pt")(
-        "batch-size", po::value(&options.batchSize)->default_value(64), "sentences per greedy batch")(
-        "device", po::value(&device)->default_value("auto"), "auto, cpu, cuda or cuda:N")(
-        "threads", po::value(&threads)->default_value(0), "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
+    app::OptionTable table("Options");
+    table.addRequired("model,m", modelDir, "model directory written by nmt-train");
+    table.addRequired("input,i", input, "source sentences, one a line");
+    table.addRequired("output-dir,o", outputDir, "where the CSV (and SVG) files go");
+    table.add("format", format,
+              "matrix: one CSV per sentence (target rows x source columns); long: one CSV, a row per weight");
+    table.addInvocation("reference,r", reference,
+                        "translations to force-decode (line-aligned with --input) instead of the model's own");
+    table.addFlag("svg", svg, "also write a heatmap picture per sentence (OUT/000001.svg)");
+    table.addFlag("self-attention", selfAttention,
+                  "transformer encoder: also write each layer's per-head self-attention "
+                  "(OUT/000001.self.layerL.headH.csv); transformer decoder: its self-attention too "
+                  "(OUT/000001.decoder-self.layerL.headH.csv)");
+    table.addFlag("all-heads", allHeads,
+                  "transformer decoder: also write each layer's per-head cross-attention "
+                  "(OUT/000001.cross.layerL.headH.csv); the main matrix is the mean over the last layer's heads");
+    table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
+    table.add("batch-size", options.batchSize, "sentences per greedy batch");
+    app::declareLengthOptions(table, options.decoding);
+    app::declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
                                "nmt-attention --model DIR --input FILE --output-dir OUT [--format matrix|long] "
                                "[--reference FILE] [--svg] [--self-attention] [--all-heads]",
-                               argc, argv, desc, {}, vm))
+                               argc, argv, table.description(), {}, vm))
       return 0;
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
 
-    const auto dev = resolveDevice(device);
-    reuseFreedMemory();
-    configureThreads(threads);
-    auto model = loadTranslationModel(modelDir, dev, weights);
+    const Runtime runtime = app::startProgram(runtimeOptions);
+    auto model = loadTranslationModel(modelDir, runtime, weights);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");
@@ -82,12 +79,14 @@ int main(int argc, char* argv[]) {
                                      reference, references.size()));
     }
 
-    options.keepAttention = true;
-    Translator translator(model, options, dev);
+    options.decoding.keepAttention = true;
+    Translator translator(model, options);
     AttentionWriter writer(outputDir, format, svg);
-    c10::InferenceMode inference;
     // the model's own translations, batched; or forced decoding of the references
     const auto translations = reference.empty() ? translator.translate(sources) : translator.align(sources, references);
+    c10::InferenceMode inference;
+    const AutocastScope autocast(model.device, model.precision);
+    const HeadChoice heads{selfAttention, allHeads, selfAttention && decoderHeads};
     std::size_t written = 0;
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& t = translations[i];
@@ -95,19 +94,10 @@ int main(int argc, char* argv[]) {
       AttentionRecord record;
       record.sentence = i + 1;
       record.source = sources[i];
-      record.translation = t.texts[0];
-      std::vector<std::string> targetPieces;
-      if (reference.empty()) {
-        targetPieces = translator.targetPieces(t.hypotheses[0]);
-      } else {  // the reference's pieces as written (an unknown character shows itself, not <unk>)
-        targetPieces = model.targetBpe->encodePieces(references[i]);
-        targetPieces.push_back("</s>");
-      }
-      const HeadChoice heads{selfAttention, allHeads, selfAttention && decoderHeads};
+      record.translation = t.best().text;
       if (heads.encoderSelf || heads.cross || heads.decoderSelf)
-        record.headMaps =
-            attentionHeads(model.model, t.sourceIds, t.sourcePieces, t.hypotheses[0].tokens, targetPieces, heads, dev);
-      record.attention = heatmapOf(t.attention, std::move(targetPieces), t.sourcePieces);
+        record.headMaps = attentionHeads(model.model, t.sourceIds, t.sourcePieces, t.best().ids, t.best().pieces, heads);
+      record.attention = heatmapOf(t.attention, t.best().pieces, t.sourcePieces);
       writer.add(record);
       ++written;
     }

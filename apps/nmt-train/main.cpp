@@ -2,6 +2,7 @@
 #include "LocalWorkers.h"
 #include "common/AppMain.h"
 #include "common/OptionTable.h"
+#include "common/SharedOptions.h"
 #include "parallel/DataParallelPeers.h"
 #include "parallel/WorkerEnvironment.h"
 #include "data/ModelDirectory.h"
@@ -10,7 +11,6 @@
 #include "util/CudaRuntime.h"
 #include "util/Device.h"
 #include "util/FileSystem.h"
-#include "util/Precision.h"
 #include "util/StopSignal.h"
 
 #include <fmt/core.h>
@@ -92,9 +92,7 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distr
         "keep the weights of the last this many validations in DIR/kept (for nmt-average; 0: none)");
   t.add("log-every", r.trainer.logEvery, "a metrics.csv row (and a log line when not on a terminal) every this many steps");
   t.add("seed", r.seed, "random seed: initialization, batch order, dropout");
-  t.add("threads", r.threads, "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
-  t.add("device", r.device, "auto, cpu, cuda or cuda:N");
-  t.add("precision", r.precision, "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
+  app::declareRuntimeOptions(t, r.runtime);
 
   t.section("several processes (data parallelism; the torchrun variables MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE)");
   t.addInvocation("processes", d.processes,
@@ -124,7 +122,6 @@ int main(int argc, char* argv[]) {
       table.storeConfigFile(ModelDirectory(request.modelDir).config(), vm);
     po::notify(vm);
     if (request.modelDir.empty()) throw po::error("--model-dir is required");
-    app::optionValue([&] { return parsePrecision(request.precision); });
     // Data paths are stored absolute so that --resume works from any directory.
     for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                               &request.data.validSource, &request.data.validTarget, &request.data.validTsv})
@@ -144,15 +141,15 @@ int main(int argc, char* argv[]) {
     }
 
     StopSignal::install();
+    if (worker.distributed())
+      request.runtime.device = parallel::workerDeviceChoice(request.runtime.device, worker.localRank, cudaDeviceCount());
+    const Runtime runtime = app::startProgram(request.runtime);
     std::unique_ptr<parallel::DataParallelPeers> peers;
-    if (worker.distributed()) {
-      request.device = parallel::workerDeviceChoice(request.device, worker.localRank, cudaDeviceCount());
+    if (worker.distributed())
       peers = std::make_unique<parallel::DataParallelPeers>(parallel::WorkerGroup::connect(
-          worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000)),
-          resolveDevice(request.device)));
-    }
+          worker, std::chrono::milliseconds(static_cast<int64_t>(distribution.timeoutSeconds * 1000)), runtime.device));
     Progress progress(worker.rank == 0 ? stderr : nullptr);  // rank 0 speaks for all
-    const auto outcome = runTraining(request, progress, peers.get());
+    const auto outcome = runTraining(request, runtime, progress, peers.get());
     switch (outcome.reason) {
       case StopReason::kSignal:
         progress.message(fmt::format("nmt-train: {}; continue with: nmt-train --model-dir {} --resume",

@@ -1,5 +1,7 @@
 #include "LinePrompt.h"
 
+#include "util/FileSystem.h"
+
 #include <editline/readline.h>
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -13,7 +15,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <utility>
@@ -26,13 +27,13 @@ bool ctypeIsUtf8() { return std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0; }
 bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
 
 // The XDG spec asks for 0700 on the state directories we create.
-bool makeDirectories(const std::filesystem::path& dir) {
-  std::filesystem::path prefix;
-  for (const auto& part : dir) {
-    prefix /= part;
+bool makeDirectories(const std::string& dir) {
+  for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    const std::string prefix = dir.substr(0, slash);
     if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) break;
   }
-  return std::filesystem::is_directory(dir);
+  return files::isDirectory(dir);
 }
 
 // One write(2): with O_APPEND, sessions running at once interleave whole lines. 0600: the history
@@ -79,9 +80,9 @@ void LinePrompt::loadHistory() {
   for (const auto& e : entries) add_history(e.c_str());
   if (!entries.empty()) last_ = entries.back();
 
-  const std::filesystem::path path(path_);
-  if (path.has_parent_path() && !makeDirectories(path.parent_path()))
-    return warnNotSaved(fmt::format("cannot create {}: {}", path.parent_path().string(), std::strerror(errno)));
+  const std::string parent = files::parentDirectory(path_);
+  if (!parent.empty() && !makeDirectories(parent))
+    return warnNotSaved(fmt::format("cannot create {}: {}", parent, std::strerror(errno)));
   if (lines > entries.size()) {  // over the limit (or blank lines): keep the last entries
     std::string text;
     for (const auto& e : entries) text += e + '\n';

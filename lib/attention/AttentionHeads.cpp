@@ -22,9 +22,9 @@ void addHeads(HeadMaps& out, const std::string& prefix, const std::vector<torch:
 
 HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const std::vector<std::string>& sourcePieces,
                         const std::vector<int>& targetIds, const std::vector<std::string>& targetPieces,
-                        const HeadChoice& choice, const c10::Device& device) {
+                        const HeadChoice& choice) {
   const std::vector<EncodedPair> pair{{sourceIds, {}, 0}};
-  const Batch batch = makeBatch(pair, {0}, device);
+  const Batch batch = makeBatch(pair, {0}, model->device());
   auto& encoder = model->encoder();
   if (choice.encoderSelf) encoder.keepAttention(true);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -43,7 +43,7 @@ HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const
   }
   auto& decoder = model->decoder();
   decoder.keepAttention(true);
-  model->decode(torch::tensor(fed, torch::kInt64).to(device).unsqueeze(0), encoded);
+  model->decode(torch::tensor(fed, torch::kInt64).to(model->device()).unsqueeze(0), encoded);
   if (choice.cross) addHeads(out, "cross", decoder.crossAttentionHeads(), targetPieces, sourcePieces);
   if (choice.decoderSelf) addHeads(out, "decoder-self", decoder.selfAttentionHeads(), targetPieces, fedPieces);
   decoder.keepAttention(false);

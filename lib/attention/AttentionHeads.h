@@ -28,6 +28,6 @@ struct HeadChoice {
 // decodes only when decoder heads are asked for. Call under inference mode.
 HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const std::vector<std::string>& sourcePieces,
                         const std::vector<int>& targetIds, const std::vector<std::string>& targetPieces,
-                        const HeadChoice& choice, const c10::Device& device);
+                        const HeadChoice& choice);
 
 }  // namespace nmt

@@ -82,8 +82,8 @@ double normalizedScore(double score, std::size_t length, double alpha) {
   return score / std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
 
-std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                                const BeamOptions& options) {
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options) {
+  const DecodeLimits& limits = options.limits;
   const int64_t K = std::max<int64_t>(1, options.beamSize);
   const int64_t B = batch.source.size(0);
   const auto device = batch.source.device();

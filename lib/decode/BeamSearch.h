@@ -1,18 +1,13 @@
 #pragma once
 
-#include "decode/DecodeLimits.h"
-#include "decode/GreedySearch.h"
+#include "data/Batch.h"
+#include "decode/DecodingOptions.h"
+#include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
 
 #include <vector>
 
 namespace nmt {
-
-struct BeamOptions {
-  int64_t beamSize = 5;
-  int64_t nbest = 1;           // hypotheses returned, best first (at most beamSize)
-  double lengthPenalty = 1.0;  // alpha of GNMT's ((5 + length) / 6)^alpha; 0 ranks by raw log-probability
-};
 
 // Ranking score of a hypothesis with `length` pieces (</s> included) and log-probability `score`.
 double normalizedScore(double score, std::size_t length, double alpha);
@@ -23,8 +18,8 @@ double normalizedScore(double score, std::size_t length, double alpha);
 // among its K best candidates, so K = 1 is greedy search) or at its length limit; a sentence's
 // search stops when K have ended and no live beam can rank above them. Row r of the result holds
 // up to nbest hypotheses of batch row r, best first by normalizedScore; Hypothesis::score is the
-// raw log-probability. Call under inference mode.
-std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                                const BeamOptions& options);
+// raw log-probability. Reads beamSize, nbest, lengthPenalty and limits (no attention). Call
+// under inference mode.
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options);
 
 }  // namespace nmt

@@ -8,14 +8,13 @@
 #include <numeric>
 
 namespace nmt {
-ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device,
-                                               std::size_t capacity)
+ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity)
     : model_(model),
       limits_(limits),
-      device_(device),
+      device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
       banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
-                            torch::TensorOptions().dtype(torch::kInt64).device(device))) {
+                            torch::TensorOptions().dtype(torch::kInt64).device(device_))) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs the RNN decoder (this model's decoder is " + model_->config().decoder +
                      ")");
@@ -27,7 +26,7 @@ std::size_t ContinuousGreedySearch::waiting() const {
   return n;
 }
 
-ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, DecodeLimits limits, c10::Device device,
+ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, DecodeLimits limits,
                                                             const std::vector<EncodedPair>& sources,
                                                             const std::vector<std::size_t>& tags,
                                                             const std::vector<bool>& keepAttention) {
@@ -35,7 +34,7 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, Dec
   if (sources.empty()) return group;
   std::vector<std::size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
-  const Batch batch = makeBatch(sources, order, device);  // rows by decreasing length
+  const Batch batch = makeBatch(sources, order, model->device());  // rows by decreasing length
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   group.memory = model->prepareDecoder(encoded);
   group.initial = model->initialDecoderState(encoded);

@@ -2,7 +2,7 @@
 
 #include "data/EncodedCorpus.h"
 #include "decode/DecodeLimits.h"
-#include "decode/GreedySearch.h"
+#include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
 
 #include <cstddef>
@@ -38,18 +38,18 @@ class ContinuousGreedySearch {
   };
 
   // InputError when the model's decoder does not take newcomers.
-  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, c10::Device device, std::size_t capacity);
+  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
   // steps. Each is known by its tag; keepAttention[i]: fill that row's Hypothesis::attention.
-  static Group encode(Seq2Seq& model, DecodeLimits limits, c10::Device device, const std::vector<EncodedPair>& sources,
+  static Group encode(Seq2Seq& model, DecodeLimits limits, const std::vector<EncodedPair>& sources,
                       const std::vector<std::size_t>& tags, const std::vector<bool>& keepAttention);
   // The group waits for room in the running batch.
   void add(Group group);
   void add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
            const std::vector<bool>& keepAttention) {
-    add(encode(model_, limits_, device_, sources, tags, keepAttention));
+    add(encode(model_, limits_, sources, tags, keepAttention));
   }
   std::size_t live() const { return rows_.size(); }
   std::size_t waiting() const;

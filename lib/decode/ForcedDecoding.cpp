@@ -4,10 +4,9 @@
 
 namespace nmt {
 
-ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target,
-                          const c10::Device& device) {
+ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target) {
   const std::vector<EncodedPair> pair{{source, target, 0}};
-  const Batch batch = makeBatch(pair, {0}, device);
+  const Batch batch = makeBatch(pair, {0}, model->device());
   const auto out = model->forward(batch, 1.0);
   const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
   ForcedResult result;

@@ -13,7 +13,6 @@ struct ForcedResult {
 
 // Feeds a known translation (teacher forcing) and records what the decoder attended to at
 // each target piece: how the model aligns a given sentence pair. Call under inference mode.
-ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target,
-                          const c10::Device& device);
+ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target);
 
 }  // namespace nmt

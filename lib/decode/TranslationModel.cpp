@@ -22,7 +22,7 @@ std::size_t configuredMaxLength(const ModelDirectory& dir) {
 
 }  // namespace
 
-TranslationModel loadTranslationModel(const std::string& directory, const c10::Device& device,
+TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
                                       const std::string& weights) {
   const ModelDirectory dir(directory);
   if (!files::isDirectory(dir.root()))
@@ -30,7 +30,9 @@ TranslationModel loadTranslationModel(const std::string& directory, const c10::D
   TranslationModel t;
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
   t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());
-  t.model = loadModel(dir.root() + "/" + weights, device);
+  t.model = loadModel(dir.root() + "/" + weights, runtime.device);
+  t.device = runtime.device;
+  t.precision = runtime.precision;
   const auto& config = t.model->config();
   if (config.sourceVocab != t.sourceBpe->vocabSize() || config.targetVocab != t.targetBpe->vocabSize())
     throw InputError("model directory " + dir.root() + ": the BPE models (" + std::to_string(t.sourceBpe->vocabSize()) +

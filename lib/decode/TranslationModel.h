@@ -3,23 +3,27 @@
 #include "data/ModelDirectory.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/BpeModel.h"
+#include "util/Runtime.h"
 
 #include <memory>
 #include <string>
 
 namespace nmt {
 
-// What translation reads from a model directory: the weights and both BPE models.
+// What translation reads from a model directory: the weights and both BPE models, with the
+// device they are on and the arithmetic to run them with.
 struct TranslationModel {
   Seq2Seq model{nullptr};
   std::unique_ptr<BpeModel> sourceBpe;
   std::unique_ptr<BpeModel> targetBpe;
   std::size_t maxInputLength = 0;  // source pieces kept (the training run's max-length; 0: no limit)
+  c10::Device device{c10::kCPU};
+  Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
 };
 
-// Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode on `device`. InputError naming
-// the directory or file when something is missing, corrupt or does not fit.
-TranslationModel loadTranslationModel(const std::string& directory, const c10::Device& device,
+// Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode onto the runtime's device.
+// InputError naming the directory or file when something is missing, corrupt or does not fit.
+TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
                                       const std::string& weights = "best.pt");
 
 }  // namespace nmt

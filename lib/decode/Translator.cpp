@@ -1,43 +1,45 @@
 #include "decode/Translator.h"
 
 #include "data/Batch.h"
-#include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
+#include "decode/RunningBatch.h"
+#include "decode/Search.h"
+#include "util/Precision.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace nmt {
 
-Translator::Translator(TranslationModel& model, TranslatorOptions options, c10::Device device)
-    : model_(model), options_(std::move(options)), device_(device) {}
-
-std::vector<std::string> Translator::targetPieces(const Hypothesis& hypothesis) const {
-  std::vector<std::string> pieces;
-  for (int id : hypothesis.tokens) pieces.push_back(model_.targetBpe->idToPiece(id));
-  if (hypothesis.finished) pieces.push_back("</s>");
-  return pieces;
-}
+Translator::Translator(TranslationModel& model, TranslatorOptions options)
+    : model_(model), options_(std::move(options)) {}
 
 std::vector<int> Translator::readSource(const std::string& sentence, Translation& t) const {
-  auto ids = model_.sourceBpe->encodeIds(sentence);
-  t.inputPieces = ids.size();
-  if (model_.maxInputLength > 0 && ids.size() > model_.maxInputLength) {
-    ids.resize(model_.maxInputLength);
+  // pieces as written (an unknown character shows itself), their ids from the same encoding
+  auto pieces = model_.sourceBpe->encodePieces(sentence);
+  t.inputPieces = pieces.size();
+  if (model_.maxInputLength > 0 && pieces.size() > model_.maxInputLength) {
+    pieces.resize(model_.maxInputLength);
     t.truncated = true;
   }
-  // pieces as written (an unknown character shows itself, not <unk>)
-  t.sourcePieces = model_.sourceBpe->encodePieces(sentence);
-  t.sourcePieces.resize(ids.size());
+  t.sourceIds.clear();
+  for (const auto& piece : pieces) t.sourceIds.push_back(model_.sourceBpe->pieceToId(piece));
+  t.sourcePieces = std::move(pieces);
   t.sourcePieces.push_back("</s>");
-  t.sourceIds = ids;
-  return ids;
+  return t.sourceIds;
 }
 
-void Translator::takeGreedy(Translation& t, Hypothesis hypothesis) const {
-  if (options_.keepAttention) t.attention = hypothesis.attention;
-  t.texts.push_back(model_.targetBpe->decodeIds(hypothesis.tokens));
-  t.hypotheses.push_back(std::move(hypothesis));
+void Translator::finish(Translation& t, std::vector<Hypothesis> hypotheses) const {
+  if (!hypotheses.empty() && hypotheses.front().attention.defined()) t.attention = hypotheses.front().attention;
+  for (auto& h : hypotheses) {
+    TranslatedHypothesis out;
+    out.text = model_.targetBpe->decodeIds(h.tokens);
+    for (int id : h.tokens) out.pieces.push_back(model_.targetBpe->idToPiece(id));
+    if (h.finished) out.pieces.push_back("</s>");
+    out.ids = std::move(h.tokens);
+    out.score = h.score;
+    out.finished = h.finished;
+    t.hypotheses.push_back(std::move(out));
+  }
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
@@ -53,43 +55,27 @@ std::vector<std::size_t> Translator::readSources(const std::vector<std::string>&
 std::vector<Translation> Translator::align(const std::vector<std::string>& sentences,
                                            const std::vector<std::string>& references) {
   c10::InferenceMode inference;
+  const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
   std::vector<EncodedPair> sources(sentences.size());
   for (std::size_t i : readSources(sentences, out, sources)) {
-    Hypothesis h;
-    h.tokens = model_.targetBpe->encodeIds(references.at(i));
+    TranslatedHypothesis h;
+    h.text = references.at(i);
+    h.ids = model_.targetBpe->encodeIds(references[i]);
+    h.pieces = model_.targetBpe->encodePieces(references[i]);  // as written: an unknown character shows itself
+    h.pieces.push_back("</s>");
     h.finished = true;
-    auto forced = forcedDecode(model_.model, sources[i].source, h.tokens, device_);
+    auto forced = forcedDecode(model_.model, sources[i].source, h.ids);
     h.score = forced.score;
     out[i].attention = forced.attention;
     out[i].hypotheses.push_back(std::move(h));
-    out[i].texts.push_back(references[i]);
   }
   return out;
 }
 
-void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo,
-                                             const std::vector<EncodedPair>& sources, std::vector<Translation>& out) {
-  ContinuousGreedySearch search(model_.model, options_.limits, device_, options_.batchSize);
-  std::size_t next = 0;
-  while (next < todo.size() || search.live() > 0 || search.waiting() > 0) {
-    // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
-    if (next < todo.size() && search.waiting() < options_.batchSize) {
-      const std::size_t end = std::min(todo.size(), next + options_.batchSize);
-      std::vector<EncodedPair> group;
-      std::vector<std::size_t> tags;
-      for (; next < end; ++next) {
-        group.push_back(sources[todo[next]]);
-        tags.push_back(todo[next]);
-      }
-      search.add(group, tags, std::vector<bool>(tags.size(), options_.keepAttention));
-    }
-    for (auto& [i, hypothesis] : search.step()) takeGreedy(out[i], std::move(hypothesis));
-  }
-}
-
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
   c10::InferenceMode inference;
+  const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
   std::vector<EncodedPair> sources(sentences.size());
   auto todo = readSources(sentences, out, sources);
@@ -97,11 +83,27 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
-  if (options_.beam.beamSize <= 1 && model_.model->decoder().takesNewcomers())
-    translateGreedyContinuously(todo, sources, out);
+  if (options_.decoding.beamSize <= 1 && model_.model->decoder().takesNewcomers())
+    translateGreedyContinuously(todo, out);
   else
     translateInBatches(todo, sources, out);
   return out;
+}
+
+void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {
+  RunningBatch running(*this, options_.batchSize);
+  std::size_t next = 0;
+  while (next < todo.size() || running.busy()) {
+    // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
+    if (next < todo.size() && running.waiting() < options_.batchSize) {
+      const std::size_t end = std::min(todo.size(), next + options_.batchSize);
+      std::vector<std::pair<std::size_t, Translation>> group;
+      for (; next < end; ++next) group.emplace_back(todo[next], std::move(out[todo[next]]));
+      const std::vector<bool> keepAttention(group.size(), options_.decoding.keepAttention);
+      running.add(RunningBatch::encode(*this, std::move(group), keepAttention));
+    }
+    for (auto& [i, t] : running.step()) out[i] = std::move(t);
+  }
 }
 
 void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
@@ -109,23 +111,16 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
   for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
     const std::vector<std::size_t> rows(todo.begin() + start,
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));
-    const Batch batch = makeBatch(sources, rows, device_);
-    if (options_.beam.beamSize <= 1) {
-      auto hyps = greedySearch(model_.model, batch, options_.limits, options_.keepAttention);
-      for (std::size_t r = 0; r < hyps.size(); ++r)
-        takeGreedy(out[batch.examples[r]], std::move(hyps[r]));
-      continue;
-    }
-    auto nbests = beamSearch(model_.model, batch, options_.limits, options_.beam);
-    for (std::size_t r = 0; r < nbests.size(); ++r) {
+    const Batch batch = makeBatch(sources, rows, model_.device);
+    auto found = search(model_.model, batch, options_.decoding);
+    for (std::size_t r = 0; r < found.size(); ++r) {
       const std::size_t i = batch.examples[r];
-      out[i].hypotheses = std::move(nbests[r]);
-      for (const auto& h : out[i].hypotheses) out[i].texts.push_back(model_.targetBpe->decodeIds(h.tokens));
-      if (options_.keepAttention && !out[i].hypotheses.empty())
-        out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].hypotheses[0].tokens, device_).attention;
-      // forced decoding always ends with </s>; drop that row when the hypothesis was cut
-      if (out[i].attention.defined() && !out[i].hypotheses[0].finished)
-        out[i].attention = out[i].attention.narrow(0, 0, out[i].attention.size(0) - 1);
+      finish(out[i], std::move(found[r]));
+      if (!options_.decoding.keepAttention || options_.decoding.beamSize <= 1 || out[i].empty()) continue;
+      // beam search keeps no attention: the best hypothesis' comes from forced decoding, which
+      // always ends with </s>; that row goes when the hypothesis was cut
+      out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].best().ids).attention;
+      if (!out[i].best().finished) out[i].attention = out[i].attention.narrow(0, 0, out[i].attention.size(0) - 1);
     }
   }
 }

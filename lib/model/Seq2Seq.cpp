@@ -41,6 +41,8 @@ DecoderStep Seq2SeqImpl::decodeStep(const torch::Tensor& previousTokens, const D
   return decoder_->step(previousTokens, state, memory);
 }
 
+c10::Device Seq2SeqImpl::device() const { return parameters().front().device(); }
+
 int64_t Seq2SeqImpl::parameterCount() const {
   int64_t n = 0;
   for (const auto& p : parameters()) n += p.numel();

@@ -34,6 +34,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   Decoder& decoder() { return *decoder_; }
   const Decoder& decoder() const { return *decoder_; }
   const ModelConfig& config() const { return config_; }
+  c10::Device device() const;  // where its weights are
   int64_t parameterCount() const;
 
   // Xavier-uniform matrices, orthogonal recurrent matrices, zero biases, embeddings with a zero

@@ -23,19 +23,19 @@ namespace {
 
 TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
   TranslatorOptions o;
-  o.limits = options.limits;
-  o.keepAttention = true;  // a hypothesis has attention only where its row kept it
+  o.decoding.limits = options.decoding.limits;
+  o.batchSize = options.maxBatchSentences;
   return o;
 }
 
 }  // namespace
 
-BatchingTranslator::BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options)
-    : model_(std::move(model)), device_(device), options_(options) {
+BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
+    : model_(std::move(model)), options_(options), greedy_(model_, greedyOptions(options_)) {
   if (model_.model->decoder().takesNewcomers())
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
-      auto d = std::make_unique<Decoder>(Translator(model_, greedyOptions(options_), device_));
-      d->running = newRunningBatch();
+      auto d = std::make_unique<Decoder>();
+      d->running = std::make_unique<RunningBatch>(greedy_, options_.maxBatchSentences);
       decoders_.push_back(std::move(d));
     }
   for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
@@ -119,8 +119,7 @@ BatchingTranslator::Decoder* BatchingTranslator::leastBusyDecoder() const {
 }
 
 void BatchingTranslator::read() {
-  const AutocastScope autocast(device_, options_.precision);  // autocast is per thread
-  const Translator reader(model_, greedyOptions(options_), device_);
+  const AutocastScope autocast(model_.device, model_.precision);  // autocast is per thread
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -135,7 +134,7 @@ void BatchingTranslator::read() {
     auto batch = takeBatch();
     lock.unlock();
     if (greedy)
-      encodeForDecoders(reader, std::move(batch));
+      encodeForDecoders(std::move(batch));
     else
       decode(batch);
     lock.lock();
@@ -143,8 +142,8 @@ void BatchingTranslator::read() {
 }
 
 void BatchingTranslator::run(Decoder& d) {
-  const AutocastScope autocast(device_, options_.precision);
-  const auto busy = [&] { return d.running->live() > 0 || d.running->waiting() > 0; };
+  const AutocastScope autocast(model_.device, model_.precision);
+  const auto busy = [&] { return d.running->busy(); };
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return readerDone_ || !d.inbox.empty() || busy(); });
@@ -153,13 +152,13 @@ void BatchingTranslator::run(Decoder& d) {
     d.inbox.clear();
     lock.unlock();
     for (auto& g : arrived) {
-      for (auto& [tag, r] : g.sentences) d.sentences.emplace(tag, std::move(r));
-      d.running->add(std::move(g.group));
+      for (auto& [tag, p] : g.pending) d.pending.emplace(tag, std::move(p));
+      d.running->add(std::move(g.arrivals));
     }
     if (busy()) stepRunning(d);
     lock.lock();
-    d.rows = d.running->live() + d.running->waiting();
-    for (const auto& g : d.inbox) d.rows += g.sentences.size();
+    d.rows = d.running->rows();
+    for (const auto& g : d.inbox) d.rows += g.pending.size();
     wake_.notify_all();  // the reader may wait for room
   }
 }
@@ -174,12 +173,10 @@ std::vector<std::vector<float>> toRows(const at::Tensor& attention) {
   return rows;
 }
 
-ServedTranslation served(const Translation& t, const Translator& translator, bool attention,
-                         std::size_t maxInputLength) {
+ServedTranslation served(const Translation& t, bool attention, std::size_t maxInputLength) {
   ServedTranslation s;
   s.sourcePieces = t.sourcePieces;
-  for (std::size_t k = 0; k < t.hypotheses.size(); ++k)
-    s.hypotheses.push_back({t.texts[k], t.hypotheses[k].score, translator.targetPieces(t.hypotheses[k])});
+  for (const auto& h : t.hypotheses) s.hypotheses.push_back({h.text, h.score, h.pieces});
   if (attention && t.attention.defined()) s.attention = toRows(t.attention);
   if (t.truncated) s.warning = fmt::format("{} pieces, truncated to the model's maximum of {}", t.inputPieces, maxInputLength);
   return s;
@@ -205,53 +202,51 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   const DecodeSettings settings = batch.front().job->settings;
   try {
     TranslatorOptions options;
-    options.beam = {settings.beam, settings.nbest, options_.lengthPenalty};
+    options.decoding = options_.decoding;
+    options.decoding.beamSize = settings.beam;
+    options.decoding.nbest = settings.nbest;
+    options.decoding.keepAttention = settings.attention;
     options.batchSize = options_.maxBatchSentences;
-    options.limits = options_.limits;
-    options.keepAttention = settings.attention;
-    Translator translator(model_, options, device_);
+    Translator translator(model_, options);
     std::vector<std::string> sentences;
     for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);
     const auto translations = translator.translate(sentences);
     for (std::size_t i = 0; i < batch.size(); ++i)
-      answer(batch[i], served(translations[i], translator, settings.attention, model_.maxInputLength));
+      answer(batch[i], served(translations[i], settings.attention, model_.maxInputLength));
   } catch (...) {
     for (const auto& p : batch) fail(p.job);
   }
 }
 
-void BatchingTranslator::encodeForDecoders(const Translator& reader, std::vector<Pending> batch) {
+void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
   c10::InferenceMode inference;
   EncodedGroup encoded;
   try {
-    std::vector<EncodedPair> sources;
-    std::vector<std::size_t> tags;
+    std::vector<std::pair<std::size_t, Translation>> sentences;
     std::vector<bool> keepAttention;
     for (auto& p : batch) {
       Translation t;
-      auto ids = reader.readSource(p.job->sentences[p.index], t);
-      if (ids.empty()) {  // an empty line: nothing to decode
-        answer(p, served(t, reader, false, model_.maxInputLength));
+      if (greedy_.readSource(p.job->sentences[p.index], t).empty()) {  // an empty line: nothing to decode
+        answer(p, served(t, false, model_.maxInputLength));
         p.job.reset();
         continue;
       }
       keepAttention.push_back(p.job->settings.attention);
-      sources.push_back({std::move(ids), {}, 0});
-      tags.push_back(nextTag_);
-      encoded.sentences.emplace_back(nextTag_++, Running{std::move(p), std::move(t)});
+      sentences.emplace_back(nextTag_, std::move(t));
+      encoded.pending.emplace_back(nextTag_++, std::move(p));
     }
-    if (sources.empty()) return;
-    encoded.group = ContinuousGreedySearch::encode(model_.model, options_.limits, device_, sources, tags, keepAttention);
+    if (sentences.empty()) return;
+    encoded.arrivals = RunningBatch::encode(greedy_, std::move(sentences), keepAttention);
   } catch (...) {
     for (const auto& p : batch)
       if (p.job) fail(p.job);
-    for (const auto& [tag, r] : encoded.sentences) fail(r.pending.job);
+    for (const auto& [tag, p] : encoded.pending) fail(p.job);
     return;
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     Decoder* d = leastBusyDecoder();
-    d->rows += encoded.sentences.size();
+    d->rows += encoded.pending.size();
     d->inbox.push_back(std::move(encoded));
   }
   wake_.notify_all();
@@ -260,11 +255,10 @@ void BatchingTranslator::encodeForDecoders(const Translator& reader, std::vector
 void BatchingTranslator::stepRunning(Decoder& d) {
   c10::InferenceMode inference;
   try {
-    for (auto& [tag, hypothesis] : d.running->step()) {
-      auto node = d.sentences.extract(tag);
-      Running& r = node.mapped();
-      d.greedy.takeGreedy(r.translation, std::move(hypothesis));
-      answer(r.pending, served(r.translation, d.greedy, r.pending.job->settings.attention, model_.maxInputLength));
+    for (auto& [tag, translation] : d.running->step()) {
+      auto node = d.pending.extract(tag);
+      const Pending& p = node.mapped();
+      answer(p, served(translation, p.job->settings.attention, model_.maxInputLength));
     }
   } catch (...) {
     failRunning(d);
@@ -272,13 +266,9 @@ void BatchingTranslator::stepRunning(Decoder& d) {
 }
 
 void BatchingTranslator::failRunning(Decoder& d) {
-  for (auto& [tag, r] : d.sentences) fail(r.pending.job);
-  d.sentences.clear();
-  d.running = newRunningBatch();
-}
-
-std::unique_ptr<ContinuousGreedySearch> BatchingTranslator::newRunningBatch() {
-  return std::make_unique<ContinuousGreedySearch>(model_.model, options_.limits, device_, options_.maxBatchSentences);
+  for (auto& [tag, p] : d.pending) fail(p.job);
+  d.pending.clear();
+  d.running = std::make_unique<RunningBatch>(greedy_, options_.maxBatchSentences);
 }
 
 }  // namespace nmt::serve

@@ -1,12 +1,11 @@
 #pragma once
 
-#include "decode/ContinuousGreedySearch.h"
-#include "decode/DecodeLimits.h"
+#include "decode/DecodingOptions.h"
+#include "decode/RunningBatch.h"
 #include "decode/TranslationModel.h"
 #include "decode/Translator.h"
 #include "serve/JsonResponses.h"
 #include "serve/ServedTranslation.h"
-#include "util/Precision.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -24,10 +23,8 @@ namespace nmt::serve {
 struct BatchingTranslatorOptions {
   std::chrono::microseconds batchWait{5000};  // how long the first waiting sentence waits for company
   std::size_t maxBatchSentences = 32;         // sentences decoded together (beam search: K rows each)
-  std::size_t decoders = 1;                   // threads stepping running batches (RNN decoder, greedy)
-  DecodeLimits limits;                        // translation length limits
-  double lengthPenalty = 1.0;                 // beam search's alpha
-  Precision precision = Precision::kFp32;
+  std::size_t decoders = 1;                   // threads stepping running batches (greedy, decoders that take newcomers)
+  DecodingOptions decoding;                   // length limits and beam search's alpha; requests set the rest
 };
 
 // How one request wants its sentences decoded; only sentences that agree share a batch.
@@ -42,16 +39,17 @@ struct DecodeSettings {
 // future. A reader thread takes batches from the queue: a sentence waits at most batchWait for
 // others to arrive (none when maxBatchSentences are already waiting), so a lone request costs
 // about one sentence's time and a busy server makes full batches.
-// Greedy requests to a model with the RNN decoder: the reader encodes each batch and hands it to
-// one of `decoders` threads, each stepping a running batch of maxBatchSentences rows
-// (ContinuousGreedySearch): a sentence joins at the next step with a free row and is answered
+// Greedy requests to a model whose decoder takes newcomers: the reader encodes each batch and hands
+// it to one of `decoders` threads, each stepping a RunningBatch of maxBatchSentences rows: a
+// sentence joins at the next step with a free row and is answered
 // at the step it ends. Encoding apart from stepping keeps the running batch full without
 // stalling it: a step costs nearly the same for few rows as for many (its weights are read
 // either way), and so does encoding a few sentences. On a CPU each thread does best with one
-// BLAS thread. Beam search and the Transformer decoder: the reader decodes whole batches.
+// BLAS thread. Beam search, and decoders that take no newcomers: the reader decodes whole batches.
+// Every thread runs under the model's device and precision.
 class BatchingTranslator {
  public:
-  BatchingTranslator(TranslationModel model, c10::Device device, BatchingTranslatorOptions options);
+  BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options);
   ~BatchingTranslator();  // finishes every queued sentence, then stops its threads
   BatchingTranslator(const BatchingTranslator&) = delete;
   BatchingTranslator& operator=(const BatchingTranslator&) = delete;
@@ -71,23 +69,16 @@ class BatchingTranslator {
     std::chrono::steady_clock::time_point arrival;
   };
 
-  // A sentence of the running batch: where its answer goes, and what is known of it so far.
-  struct Running {
-    Pending pending;
-    Translation translation;
-  };
   // Greedy sentences encoded by the reader thread, on their way into a decoder's running batch.
   struct EncodedGroup {
-    ContinuousGreedySearch::Group group;
-    std::vector<std::pair<std::size_t, Running>> sentences;  // by tag
+    Arrivals arrivals;
+    std::vector<std::pair<std::size_t, Pending>> pending;  // where each tag's answer goes
   };
-  // A decoder thread and its running batch: only that thread touches `greedy`, `running` and
-  // `sentences`; the others are guarded by mutex_.
+  // A decoder thread and its running batch: only that thread touches `running` and `pending`;
+  // the others are guarded by mutex_.
   struct Decoder {
-    explicit Decoder(Translator greedy) : greedy(std::move(greedy)) {}
-    Translator greedy;  // finishes greedy hypotheses (attention kept where asked)
-    std::unique_ptr<ContinuousGreedySearch> running;
-    std::unordered_map<std::size_t, Running> sentences;  // by tag
+    std::unique_ptr<RunningBatch> running;
+    std::unordered_map<std::size_t, Pending> pending;  // by tag
     std::deque<EncodedGroup> inbox;
     std::size_t rows = 0;  // in the running batch (live or waiting) and in the inbox
     std::thread thread;
@@ -104,16 +95,15 @@ class BatchingTranslator {
   Decoder* leastBusyDecoder() const;  // null without decoders (caller holds the lock)
   void decode(const std::vector<Pending>& batch);  // start to end
   // Reads and encodes greedy sentences, then hands them to the least busy decoder.
-  void encodeForDecoders(const Translator& reader, std::vector<Pending> batch);
+  void encodeForDecoders(std::vector<Pending> batch);
   void stepRunning(Decoder& d);  // one step of its running batch, answering the sentences that end
   void failRunning(Decoder& d);  // after a failed step: every running sentence
-  std::unique_ptr<ContinuousGreedySearch> newRunningBatch();
   static void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
   TranslationModel model_;
-  c10::Device device_;
   BatchingTranslatorOptions options_;
+  Translator greedy_;  // reads sources and finishes greedy hypotheses (attention where a row kept it)
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> queue_;

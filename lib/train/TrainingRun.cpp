@@ -6,12 +6,9 @@
 #include "util/AtomicFile.h"
 #include "util/BlasKernels.h"
 #include "util/CudaRuntime.h"
-#include "util/Device.h"
 #include "util/FileSystem.h"
-#include "util/HeapReuse.h"
 #include "util/InputError.h"
 #include "util/Precision.h"
-#include "util/Threads.h"
 
 #include <fmt/core.h>
 
@@ -113,18 +110,15 @@ Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, co
 
 }  // namespace
 
-TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, TrainingPeers* peers) {
+TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime, Progress& progress,
+                         TrainingPeers* peers) {
   SoloTraining solo;
   TrainingPeers& group = peers ? *peers : solo;
   if (request.modelDir.empty()) throw InputError("--model-dir is required");
   validateTrainerOptions(request.trainer);
   request.model.validate();  // before any data is read (the vocabulary sizes come later)
-  const c10::Device device = resolveDevice(request.device);
-  const Precision precision = parsePrecision(request.precision);
-  checkPrecisionDevice(precision, device);
-  reuseFreedMemory();
-  const std::string threadInfo = configureThreads(request.threads);
-  const unsigned threads = request.threads > 0 ? static_cast<unsigned>(request.threads) : 2u;
+  const c10::Device device = runtime.device;
+  const unsigned threads = request.runtime.threads > 0 ? static_cast<unsigned>(request.runtime.threads) : 2u;
 
   const ModelDirectory dir(request.modelDir);
   if (request.resume && !dir.hasCheckpoint())
@@ -135,11 +129,10 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
   const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
   files::createDirectories(dir.root());  // only once the data has passed its checks
-  progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(precision), threadInfo));
-  const MatrixKernels kernels = currentMatrixKernels();
-  const std::string kernelLine = describeMatrixKernels(kernels);
-  progress.message(kernelLine);
-  if (const auto hint = kernelHint(kernels, detectCpuFeatures()); !hint.empty()) progress.message(hint);
+  progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(runtime.precision),
+                               runtime.threadInfo));
+  progress.message(runtime.kernelLine);
+  if (!runtime.kernelHint.empty()) progress.message(runtime.kernelHint);
   if (group.writesFiles()) prepareBpe(dir, request.bpe, train, threads, progress);
   group.barrier();  // the others read the BPE models rank 0 has written
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
@@ -166,7 +159,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
   // the machine goes with the options: speeds in metrics.csv depend on it
   if (group.writesFiles())
     writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
-                                              kernelLine + "; device " + device.str() +
+                                              runtime.kernelLine + "; device " + device.str() +
                                               (group.size() > 1 ? fmt::format("; {} workers", group.size()) : "") + "\n");
   progress.message(fmt::format("model: {} encoder, {} decoder, {} parameters", effective.model.encoder,
                                effective.model.decoder, model->parameterCount()));
@@ -175,7 +168,7 @@ TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, Tra
                             request.trainer.batching.batchTokens, device);
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
-  options.precision = precision;
+  options.precision = runtime.precision;
   Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress, &group);
   if (request.resume) {
     trainer.restore(checkpoint, dir.last());

@@ -2,6 +2,7 @@
 
 #include "model/ModelConfig.h"
 #include "train/Trainer.h"
+#include "util/Runtime.h"
 
 #include <cstdint>
 #include <string>
@@ -31,9 +32,7 @@ struct TrainingRequest {
   ModelConfig model;             // vocabulary sizes come from the BPE models
   TrainerOptions trainer;
   std::uint64_t seed = 1;
-  int threads = 0;
-  std::string device = "auto";
-  std::string precision = "fp32";  // parsePrecision
+  RuntimeOptions runtime;        // resolved by startRuntime before runTraining
   std::string effectiveConfig;   // written to MODEL_DIR/config.ini
 };
 
@@ -41,7 +40,8 @@ struct TrainingRequest {
 // resumes the model and trains it. Progress and results go to stderr through `progress`.
 // With peers, one of several workers: rank 0 writes the BPE models and config.ini, the others
 // wait for them; everyone starts from rank 0's weights. Throws InputError for bad input;
-// returns how training ended.
-TrainOutcome runTraining(const TrainingRequest& request, Progress& progress, TrainingPeers* peers = nullptr);
+// returns how training ended. `runtime`: what startRuntime made of request.runtime.
+TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime, Progress& progress,
+                         TrainingPeers* peers = nullptr);
 
 }  // namespace nmt

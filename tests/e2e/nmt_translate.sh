@@ -48,13 +48,65 @@ read -r -t 20 answer <&"${TR[0]}" || fail "no answer to a second piped line"
 exec {TR[1]}>&-
 wait $TR_PID
 
-# --- a terminal: prompt, :attn heatmap, :quit
+# --- a terminal: prompt, :attn heatmap, :quit (the prompt's history in a folder of the test's own)
 printf 'der Hund sieht die Katze\n:attn\nder Hund\n:quit\n' > session.txt
-script -qec "${T[*]}" /dev/null < session.txt > tty.txt 2>&1 || fail "interactive session failed: $(cat tty.txt)"
-expect_contains "$(cat tty.txt)" "> the dog sees the cat"
+XDG_STATE_HOME="$TMP/state0" script -qec "${T[*]}" /dev/null < session.txt > tty.txt 2>&1 || fail "interactive session failed: $(cat tty.txt)"
+expect_contains "$(tr -d '\r' < tty.txt)" $'\nthe dog sees the cat\n> '
 expect_contains "$(cat tty.txt)" "attention on"
 expect_contains "$(cat tty.txt)" "source: 0=▁"
 expect_contains "$(cat tty.txt)" "</s>"
+
+# --- the prompt's line editing and history (libedit). Keys go in as a person types them, once the
+# prompt shows: libedit reads them raw then (typed ahead, the terminal's own line editing would take
+# Backspace and Ctrl-R). The edited lines must translate as the intended lines do.
+# start_session FILE: nmt-translate on a terminal (history in $TMP/state), what it shows in FILE.
+start_session() {
+  SCREEN=$1
+  rm -f keys.fifo; mkfifo keys.fifo
+  XDG_STATE_HOME="$TMP/state" script -qec "${T[*]}" /dev/null < keys.fifo > "$SCREEN" 2>&1 &
+  SCRIPT_PID=$!
+  exec {KEYS}> keys.fifo
+  at_prompt 0
+}
+# Waits until SCREEN has grown past $1 bytes and ends with a fresh prompt (an answer, then "> ").
+at_prompt() {
+  for _ in $(seq 300); do
+    [ "$(stat -c %s "$SCREEN" 2> /dev/null || echo 0)" -gt "$1" ] && [ "$(tail -c 4 "$SCREEN")" == $'\r\n> ' ] && return 0
+    sleep 0.1
+  done
+  fail "no prompt after typing: $(cat -v "$SCREEN")"
+}
+# type_keys KEYS: types them (printf %b escapes; \r is Enter) and waits for the answer and the next prompt.
+type_keys() { local size; size=$(stat -c %s "$SCREEN"); printf '%b' "$1" >&$KEYS; at_prompt "$size"; }
+end_session() {
+  printf ':quit\r' >&$KEYS
+  exec {KEYS}>&-
+  wait $SCRIPT_PID || fail "terminal session failed: $(cat -v "$SCREEN")"
+}
+# The answers in a session: the lines just before a fresh prompt (not the banner).
+answers() { awk 'BEGIN { RS = "\r\n" } /^> / && NR > 1 && prev !~ /^Type a sentence/ { print prev } { prev = $0 }' "$1"; }
+LEFT='\e[D' UP='\e[A' BS='\x7f' CTRL_R='\x12'
+start_session edit.txt
+type_keys "der Hund sieht Katze${LEFT}${LEFT}${LEFT}${LEFT}${LEFT}die \r"  # -> der Hund sieht die Katze
+type_keys "die Frau spielt mit dem Ball\r"
+type_keys "${UP}${UP}\r"                                                   # -> der Hund sieht die Katze
+type_keys "${CTRL_R}Frau\r"                                                # -> die Frau spielt mit dem Ball
+type_keys "der Hund lauft${LEFT}${LEFT}${LEFT}${BS}ä\r"                    # -> der Hund läuft
+type_keys "der Hund groß blau${LEFT}${LEFT}${LEFT}${LEFT}${LEFT} rot\r"    # -> der Hund groß rot blau
+type_keys "${UP}\r"                                                        # the same again: not stored twice
+end_session
+printf '%s\n' "der Hund sieht die Katze" "die Frau spielt mit dem Ball" "der Hund sieht die Katze" \
+  "die Frau spielt mit dem Ball" "der Hund läuft" "der Hund groß rot blau" > intended.txt
+expect_ok "${T[@]}" --batch-size 1 < intended.txt
+intended=$OUT
+expect_line "$(answers edit.txt)" "$intended
+$(tail -1 <<< "$intended")"
+expect_line "$(cat "$TMP/state/nmt/history")" "$(cat intended.txt)"  # :quit and the repeat are not kept
+# a second session starts with that history: Up brings back the last line
+start_session again.txt
+type_keys "${UP}\r"
+end_session
+expect_line "$(answers again.txt)" "$(tail -1 <<< "$intended")"
 
 # --- beam search: n-best format, beam finds at least greedy's total model score
 expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 3

@@ -84,8 +84,8 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   const auto greedy = greedySearch(model, batch, DecodeLimits{});
   double greedyTotal = 0.0, beamTotal = 0.0;
   int finished = 0;
-  const auto single = beamSearch(model, batch, DecodeLimits{}, BeamOptions{1, 1, 1.0});
-  const auto nbests = beamSearch(model, batch, DecodeLimits{}, BeamOptions{5, 3, 0.0});
+  const auto single = beamSearch(model, batch, DecodingOptions{1, 1, 1.0});
+  const auto nbests = beamSearch(model, batch, DecodingOptions{5, 3, 0.0});
   REQUIRE(single.size() == 4);
   REQUIRE(nbests.size() == 4);
   for (int64_t r = 0; r < batch.source.size(0); ++r) {
@@ -104,7 +104,7 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
     beamTotal += nbest[0].score;
     // the score is the log-probability forced decoding gives the same tokens
     if (nbest[0].finished)
-      CHECK(forcedDecode(model, pairs[batch.examples[r]].source, nbest[0].tokens, c10::Device(c10::kCPU)).score ==
+      CHECK(forcedDecode(model, pairs[batch.examples[r]].source, nbest[0].tokens).score ==
             doctest::Approx(nbest[0].score).epsilon(1e-5));
   }
   CHECK(finished == 4);
@@ -121,12 +121,12 @@ TEST_CASE("beam search over a batch finds what it finds for each sentence alone"
   // the other sentences' searches end and the batch's live rows change shape
   pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
-  for (const auto& options : {BeamOptions{5, 3, 0.0}, BeamOptions{3, 2, 1.0}, BeamOptions{4, 1, 0.6}}) {
-    const auto together = beamSearch(model, batch, DecodeLimits{}, options);
+  for (const auto& options : {DecodingOptions{5, 3, 0.0}, DecodingOptions{3, 2, 1.0}, DecodingOptions{4, 1, 0.6}}) {
+    const auto together = beamSearch(model, batch, options);
     REQUIRE(together.size() == 5);
     for (int64_t r = 0; r < 5; ++r) {
       const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
-      const auto mine = beamSearch(model, alone, DecodeLimits{}, options);
+      const auto mine = beamSearch(model, alone, options);
       REQUIRE(mine.size() == 1);
       REQUIRE(mine[0].size() == together[r].size());
       for (std::size_t h = 0; h < mine[0].size(); ++h) {
@@ -222,28 +222,28 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
   const auto pairs = moreSources();
   const c10::Device cpu(c10::kCPU);
   SUBCASE("joining as they are added, a long one after shorter ones") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 64);
+    ContinuousGreedySearch running(model, DecodeLimits{}, 64);
     auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}});
     CHECK(running.live() == 0);
     CHECK(liveCounts.size() >= 3);
     checkEachAsAlone(model, pairs, got);
   }
   SUBCASE("waiting for room: at most 2 rows run, the others join as rows end") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 2);
+    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
     auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
     CHECK(*liveCounts.rbegin() == 2);
     CHECK(running.waiting() == 0);
     checkEachAsAlone(model, pairs, got);
   }
   SUBCASE("a longer source taking an ended row's place widens every row's memory") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, cpu, 2);
+    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
     auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
     CHECK(*liveCounts.rbegin() == 2);
     checkEachAsAlone(model, pairs, got);
   }
   SUBCASE("a limit cuts a row as greedy search does") {
     const DecodeLimits tight{0.0, 2, 2};
-    ContinuousGreedySearch cut(model, tight, cpu, 8);
+    ContinuousGreedySearch cut(model, tight, 8);
     cut.add({pairs[4]}, {9}, {false});
     CHECK(cut.waiting() == 1);
     CHECK(cut.step().empty());
@@ -263,7 +263,7 @@ TEST_CASE("continuous greedy search refuses the Transformer decoder, whose cache
   c.hiddenSize = 16;
   c.encoder = c.decoder = "transformer";
   Seq2Seq model(c);
-  CHECK_THROWS_WITH_AS(ContinuousGreedySearch(model, DecodeLimits{}, c10::Device(c10::kCPU), 4),
+  CHECK_THROWS_WITH_AS(ContinuousGreedySearch(model, DecodeLimits{}, 4),
                        "continuous batching needs the RNN decoder (this model's decoder is transformer)", InputError);
 }
 
@@ -276,7 +276,7 @@ TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha
 TEST_CASE("forced decoding: one attention row per target piece and </s>, each summing to 1") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;
-  const auto r = forcedDecode(model, {4, 5, 6}, {7, 8}, c10::Device(c10::kCPU));
+  const auto r = forcedDecode(model, {4, 5, 6}, {7, 8});
   CHECK(r.attention.sizes() == torch::IntArrayRef({3, 4}));
   CHECK(torch::allclose(r.attention.sum(1), torch::ones({3}), 1e-5, 1e-5));
   CHECK(r.score < 0.0);
@@ -292,8 +292,8 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
   const Batch cudaBatch = makeBatch(pairs, {0, 1, 2, 3}, test::kCudaDevice);
   const auto greedyCpu = greedySearch(cpu, cpuBatch, DecodeLimits{}, true);
   const auto greedyCuda = greedySearch(cuda, cudaBatch, DecodeLimits{}, true);
-  const auto beamCpu = beamSearch(cpu, cpuBatch, DecodeLimits{}, BeamOptions{5, 3, 1.0});
-  const auto beamCuda = beamSearch(cuda, cudaBatch, DecodeLimits{}, BeamOptions{5, 3, 1.0});
+  const auto beamCpu = beamSearch(cpu, cpuBatch, DecodingOptions{5, 3, 1.0});
+  const auto beamCuda = beamSearch(cuda, cudaBatch, DecodingOptions{5, 3, 1.0});
   REQUIRE(greedyCuda.size() == greedyCpu.size());
   REQUIRE(beamCuda.size() == beamCpu.size());
   for (std::size_t r = 0; r < greedyCpu.size(); ++r) {

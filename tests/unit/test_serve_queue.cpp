@@ -39,19 +39,17 @@ BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size
   BatchingTranslatorOptions o;
   o.batchWait = wait;
   o.maxBatchSentences = maxBatch;
-  o.limits.cap = 8;
+  o.decoding.limits.cap = 8;
   return o;
 }
-
-const c10::Device kCpu(c10::kCPU);
 
 // What the Translator gives each sentence alone: what the queue must give it too.
 struct AloneReference {
   TranslationModel model = smallModel();
-  Translator translator{model, options(), kCpu};
+  Translator translator{model, options()};
   static TranslatorOptions options() {
     TranslatorOptions o;
-    o.limits.cap = 8;
+    o.decoding.limits.cap = 8;
     return o;
   }
 };
@@ -63,7 +61,7 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
   AloneReference reference;
   auto& translator = reference.translator;
 
-  BatchingTranslator queue(smallModel(), kCpu, queueOptions(300ms, 32));
+  BatchingTranslator queue(smallModel(), queueOptions(300ms, 32));
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
   for (const auto& s : sentences) answers.push_back(queue.submit({s}, {}));
   for (std::size_t i = 0; i < sentences.size(); ++i) {
@@ -71,9 +69,9 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
     const auto want = translator.translate({sentences[i]});
     REQUIRE(got.size() == 1);
     REQUIRE(got[0].hypotheses.size() == 1);
-    CHECK(got[0].hypotheses[0].text == want[0].texts[0]);
-    CHECK(got[0].hypotheses[0].score == doctest::Approx(want[0].hypotheses[0].score).epsilon(1e-5));
-    CHECK(got[0].hypotheses[0].targetPieces == translator.targetPieces(want[0].hypotheses[0]));
+    CHECK(got[0].hypotheses[0].text == want[0].best().text);
+    CHECK(got[0].hypotheses[0].score == doctest::Approx(want[0].best().score).epsilon(1e-5));
+    CHECK(got[0].hypotheses[0].targetPieces == want[0].best().pieces);
     CHECK(got[0].sourcePieces == want[0].sourcePieces);
     CHECK(got[0].attention.empty());
   }
@@ -85,12 +83,12 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
 }
 
 TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at once") {
-  BatchingTranslator slow(smallModel(), kCpu, queueOptions(250ms, 32));
+  BatchingTranslator slow(smallModel(), queueOptions(250ms, 32));
   const auto start = std::chrono::steady_clock::now();
   CHECK(slow.submit({"ein Satz"}, {}).get().size() == 1);
   CHECK(std::chrono::steady_clock::now() - start >= 250ms);
 
-  BatchingTranslator full(smallModel(), kCpu, queueOptions(60s, 3));
+  BatchingTranslator full(smallModel(), queueOptions(60s, 3));
   auto answer = full.submit({"eins", "zwei", "drei", "vier"}, {});
   // three fill a batch at once; the fourth would wait a minute for company, so only check the first batch went
   std::this_thread::sleep_for(20ms);
@@ -101,7 +99,7 @@ TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at onc
 }
 
 TEST_CASE("requests with other decoding settings go in other batches; beam, n-best and attention are served") {
-  BatchingTranslator queue(smallModel(), kCpu, queueOptions(200ms, 32));
+  BatchingTranslator queue(smallModel(), queueOptions(200ms, 32));
   auto greedy = queue.submit({"ein Hund", "eine Katze"}, {});
   auto beam = queue.submit({"ein Hund"}, {3, 2, true});
   auto empty = queue.submit({}, {});
@@ -127,7 +125,7 @@ TEST_CASE("requests with other decoding settings go in other batches; beam, n-be
 }
 
 TEST_CASE("an empty sentence gives no hypotheses; an overlong one is cut with a warning") {
-  BatchingTranslator queue(smallModel(4), kCpu, queueOptions(1ms, 32));
+  BatchingTranslator queue(smallModel(4), queueOptions(1ms, 32));
   const auto got = queue.submit({"", "ein sehr langer Satz mit vielen Wörtern"}, {}).get();
   REQUIRE(got.size() == 2);
   CHECK(got[0].hypotheses.empty());
@@ -167,8 +165,8 @@ struct Overlap {
 Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
   auto options = queueOptions(0ms, maxBatch);
   options.decoders = decoders;
-  options.limits = {30.0, 0, 100000};
-  BatchingTranslator queue(endlessModel(), kCpu, options);
+  options.decoding.limits = {30.0, 0, 100000};
+  BatchingTranslator queue(endlessModel(), options);
   auto first = queue.submit({kLongSentence}, {});
   for (int i = 0; i < 1000 && queue.counters().batches == 0; ++i) std::this_thread::sleep_for(1ms);
   REQUIRE(queue.counters().batches == 1);
@@ -206,7 +204,7 @@ TEST_CASE("two decoders share the queue: each sentence of concurrent requests ge
   auto& translator = reference.translator;
   auto options = queueOptions(0ms, 2);
   options.decoders = 2;
-  BatchingTranslator queue(smallModel(), kCpu, options);
+  BatchingTranslator queue(smallModel(), options);
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
   for (std::size_t i = 0; i < sentences.size(); i += 3)  // requests of 3 sentences
     answers.push_back(queue.submit({sentences[i], sentences[i + 1], sentences[i + 2]}, {}));
@@ -216,8 +214,8 @@ TEST_CASE("two decoders share the queue: each sentence of concurrent requests ge
     for (std::size_t k = 0; k < 3; ++k) {
       const auto want = translator.translate({sentences[3 * r + k]});
       REQUIRE(got[k].hypotheses.size() == 1);
-      CHECK(got[k].hypotheses[0].text == want[0].texts[0]);
-      CHECK(got[k].hypotheses[0].score == doctest::Approx(want[0].hypotheses[0].score).epsilon(1e-5));
+      CHECK(got[k].hypotheses[0].text == want[0].best().text);
+      CHECK(got[k].hypotheses[0].score == doctest::Approx(want[0].best().score).epsilon(1e-5));
     }
   }
   CHECK(queue.counters().sentences == 12);

@@ -1,0 +1,42 @@
+#include "common/SharedOptions.h"
+
+#include "common/AppMain.h"
+
+#include <fmt/core.h>
+
+namespace po = boost::program_options;
+
+namespace nmt::app {
+
+void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options) {
+  table.add("threads", options.threads,
+            "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
+  table.add("device", options.device, "auto, cpu, cuda or cuda:N");
+  table.add("precision", options.precision,
+            "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
+}
+
+void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
+  table.add("max-ratio", options.limits.ratio, "a translation has at most max-ratio x source pieces + 10");
+  table.add("length-penalty", options.lengthPenalty,
+            "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
+}
+
+void declareBeamOptions(OptionTable& table, DecodingOptions& options) {
+  table.add("beam,k", options.beamSize, "beam size (1: greedy search, batched)");
+  table.add("nbest,n", options.nbest, "print the N best as 'LINE ||| translation ||| log-probability' (needs --beam >= N)");
+}
+
+void checkBeamOptions(const DecodingOptions& options) {
+  if (options.beamSize < 1) throw po::error("--beam must be at least 1");
+  if (options.nbest < 1) throw po::error("--nbest must be at least 1");
+  if (options.nbest > options.beamSize)
+    throw po::error(fmt::format("--nbest {} needs --beam {} or more", options.nbest, options.nbest));
+}
+
+Runtime startProgram(const RuntimeOptions& options) {
+  optionValue([&] { return parsePrecision(options.precision); });
+  return startRuntime(options);
+}
+
+}  // namespace nmt::app

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "common/OptionTable.h"
+#include "decode/DecodingOptions.h"
+#include "util/Runtime.h"
+
+namespace nmt::app {
+
+// The option groups several programs share, each declared once with one help text.
+
+// --threads, --device, --precision.
+void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
+// --max-ratio and --length-penalty.
+void declareLengthOptions(OptionTable& table, DecodingOptions& options);
+// --beam and --nbest; checkBeamOptions says when they do not fit together.
+void declareBeamOptions(OptionTable& table, DecodingOptions& options);
+void checkBeamOptions(const DecodingOptions& options);
+
+// The start-up every program that runs a model calls (startRuntime), with a malformed
+// --precision reported as an option error (exit code 2).
+Runtime startProgram(const RuntimeOptions& options);
+
+}  // namespace nmt::app

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "decode/ContinuousGreedySearch.h"
+#include "decode/Translation.h"
+#include "decode/Translator.h"
+
+#include <cstddef>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace nmt {
+
+// Sentences encoded together, on their way into a running batch, each known by its tag.
+struct Arrivals {
+  ContinuousGreedySearch::Group group;
+  std::vector<std::pair<std::size_t, Translation>> sentences;  // their sources read (Translator::readSource)
+};
+
+// The one driver of greedy search with a running batch, for the translator and the server alike:
+// sentences join between steps (ContinuousGreedySearch) and leave as whole Translations at the
+// step they end. Only for a model whose decoder takesNewcomers(). Call under inference mode.
+class RunningBatch {
+ public:
+  RunningBatch(const Translator& translator, std::size_t capacity);
+
+  // Encodes the sentences (non-empty sources) as one group; reads only the model, so it may run on
+  // another thread than the one that steps. keepAttention[i]: sentence i's attention is kept.
+  static Arrivals encode(const Translator& translator, std::vector<std::pair<std::size_t, Translation>> sentences,
+                         const std::vector<bool>& keepAttention);
+  void add(Arrivals arrivals);
+
+  // One decoder step; the sentences that ended, finished, with their tags.
+  std::vector<std::pair<std::size_t, Translation>> step();
+  std::size_t waiting() const { return search_.waiting(); }             // encoded, not yet running
+  std::size_t rows() const { return search_.live() + search_.waiting(); }  // running or waiting to
+  bool busy() const { return rows() > 0; }
+
+ private:
+  const Translator& translator_;
+  ContinuousGreedySearch search_;
+  std::unordered_map<std::size_t, Translation> sentences_;  // by tag, until they end
+};
+
+}  // namespace nmt

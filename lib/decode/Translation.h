@@ -1,0 +1,34 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// One hypothesis of a translation, read back as text and pieces.
+struct TranslatedHypothesis {
+  std::string text;
+  std::vector<std::string> pieces;  // target pieces, "</s>" last when it was produced
+  std::vector<int> ids;             // target ids, without </s>
+  double score = 0.0;               // log-probability, </s> included when it was produced
+  bool finished = false;            // ended with </s> (false: cut at the length limit)
+};
+
+// Everything known of one sentence's translation: what was read, the hypotheses best first,
+// and the best one's attention. Whole: nothing needs the Translator to be read.
+struct Translation {
+  std::vector<int> sourceIds;             // the BPE ids read (after truncation), without </s>
+  std::vector<std::string> sourcePieces;  // the same as pieces, then "</s>"
+  std::size_t inputPieces = 0;            // pieces before truncation
+  bool truncated = false;                 // the input had more than the model's maximum
+  std::vector<TranslatedHypothesis> hypotheses;  // best first (one unless nbest > 1); none for an empty input
+  at::Tensor attention;  // the best hypothesis' [its pieces, source pieces], when asked for
+
+  bool empty() const { return hypotheses.empty(); }
+  const TranslatedHypothesis& best() const { return hypotheses.front(); }
+};
+
+}  // namespace nmt

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "util/Precision.h"
+
+#include <c10/core/Device.h>
+
+#include <string>
+
+namespace nmt {
+
+// What a program is asked to run on (--device, --threads, --precision), as written in options
+// and config files.
+struct RuntimeOptions {
+  std::string device = "auto";     // auto, cpu, cuda or cuda:N
+  int threads = 0;                 // OpenBLAS threads (0: OpenBLAS's default)
+  std::string precision = "fp32";  // fp32, bf16 or fp16
+};
+
+// What it runs on, settled once at start-up.
+struct Runtime {
+  c10::Device device{c10::kCPU};
+  Precision precision = Precision::kFp32;
+  std::string threadInfo;  // configureThreads' line
+  std::string kernelLine;  // the matrix kernels OpenBLAS picked (describeMatrixKernels)
+  std::string kernelHint;  // advice when those kernels are slower than the CPU allows; empty when none
+
+  // "device cpu, precision fp32; OpenBLAS 2 threads ..."
+  std::string describe() const;
+};
+
+// The start-up sequence every program that runs a model goes through, in this order: resolve
+// the device, check the precision against it, keep freed memory for reuse, set the CPU threads.
+// InputError naming the option when a value is wrong.
+Runtime startRuntime(const RuntimeOptions& options);
+
+}  // namespace nmt
