@@ -1,5 +1,7 @@
 #include "attention/Heatmap.h"
 
+#include "util/XmlText.h"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -7,21 +9,6 @@
 
 namespace nmt {
 namespace {
-
-std::string xmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Display width in code points (pieces are UTF-8; good enough for alignment of Latin text).
 std::size_t width(const std::string& s) {
@@ -64,24 +51,24 @@ std::string svgHeatmap(const Heatmap& map, const std::string& title) {
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
       "font-family=\"sans-serif\" font-size=\"{}\">\n<title>{}</title>\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      w, h, w, h, fontSize, xmlEscape(title));
-  out += fmt::format("<text x=\"8\" y=\"18\" font-weight=\"bold\">{}</text>\n", xmlEscape(title));
+      w, h, w, h, fontSize, xmlEscaped(title));
+  out += fmt::format("<text x=\"8\" y=\"18\" font-weight=\"bold\">{}</text>\n", xmlEscaped(title));
   for (int c = 0; c < columns; ++c) {
     const int x = left + c * cell + cell / 2 + 4, y = top - 6;
     out += fmt::format("<text x=\"{}\" y=\"{}\" transform=\"rotate(-60 {} {})\">{}</text>\n", x, y, x, y,
-                       xmlEscape(map.columnLabels[c]));
+                       xmlEscaped(map.columnLabels[c]));
   }
   for (int r = 0; r < rows; ++r) {
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", left - 6,
-                       top + r * cell + cell / 2 + fontSize / 2 - 1, xmlEscape(map.rowLabels[r]));
+                       top + r * cell + cell / 2 + fontSize / 2 - 1, xmlEscaped(map.rowLabels[r]));
     for (int c = 0; c < columns; ++c) {
       const float weight = std::clamp(map.weights[r][c], 0.0f, 1.0f);
       const int shade = static_cast<int>(std::lround(255.0 * (1.0 - weight)));
       out += fmt::format(
           "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"rgb({},{},{})\" stroke=\"#ddd\">"
           "<title>{} → {}: {:.3f}</title></rect>\n",
-          left + c * cell, top + r * cell, cell, cell, shade, shade, shade, xmlEscape(map.rowLabels[r]),
-          xmlEscape(map.columnLabels[c]), weight);
+          left + c * cell, top + r * cell, cell, cell, shade, shade, shade, xmlEscaped(map.rowLabels[r]),
+          xmlEscaped(map.columnLabels[c]), weight);
     }
   }
   out += "</svg>\n";

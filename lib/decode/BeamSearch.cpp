@@ -17,17 +17,34 @@ struct Finished {
 // One sentence's search: its live beams and its endings.
 struct SentenceSearch {
   int64_t limit = 0;
+  int64_t sourceLength = 0;                     // with </s>
   std::vector<std::vector<int>> histories{{}};  // live beams' tokens; empty once the search is over
   std::vector<double> scores{0.0};
+  std::vector<std::vector<float>> attention{{}};  // live beams' attention, a row per step (when kept)
   std::vector<Finished> finished;
 };
 
+// A beam's attention rows with this step's appended, as a hypothesis keeps them.
+std::vector<float> withStep(const std::vector<float>& rows, const float* step, int64_t sourceLength) {
+  auto out = rows;
+  if (step) out.insert(out.end(), step, step + sourceLength);
+  return out;
+}
+
+at::Tensor attentionOf(std::vector<float> rows, int64_t sourceLength) {
+  const auto steps = static_cast<int64_t>(rows.size()) / sourceLength;
+  return torch::from_blob(rows.data(), {steps, sourceLength}, torch::kFloat32).clone();
+}
+
 // Takes one step of one sentence's search from its C candidates, best first (`indices` over its K
 // beam slots: beam = index / V, token = index % V): endings are kept, up to K beams live on, and
-// none do once the search is over. Returns each live beam's parent among the previous beams.
+// none do once the search is over. stepAttention: row b is beam b's attention at this step
+// (null when not kept). Returns each live beam's parent among the previous beams.
 std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, const int64_t* indices, int64_t C,
-                                  int64_t V, int64_t K, int64_t t, double alpha) {
+                                  int64_t V, int64_t K, int64_t t, double alpha, const float* stepAttention,
+                                  int64_t attentionWidth) {
   std::vector<std::vector<int>> nextHistories;
+  std::vector<std::vector<float>> nextAttention;
   std::vector<double> nextScores;
   std::vector<int64_t> parents;
   const bool lastStep = t + 1 == search.limit;
@@ -36,12 +53,14 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
     if (!std::isfinite(score)) break;
     const int64_t beam = indices[c] / V, token = indices[c] % V;
     auto history = search.histories[beam];
+    const float* row = stepAttention ? stepAttention + beam * attentionWidth : nullptr;
     if (token == SpecialIds::kEos) {
       if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
       Hypothesis h;
       h.tokens = history;
       h.score = score;
       h.finished = true;
+      if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
       search.finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, alpha)});
       continue;
     }
@@ -51,10 +70,12 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
       Hypothesis h;
       h.tokens = std::move(history);
       h.score = score;
+      if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
       search.finished.push_back({std::move(h), rank});
       continue;
     }
     nextHistories.push_back(std::move(history));
+    if (row) nextAttention.push_back(withStep(search.attention[beam], row, search.sourceLength));
     nextScores.push_back(score);
     parents.push_back(beam);
   }
@@ -67,10 +88,12 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
     if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, alpha) <= search.finished[K - 1].rank) {
       nextHistories.clear();
       nextScores.clear();
+      nextAttention.clear();
       parents.clear();
     }
   }
   search.histories = std::move(nextHistories);
+  search.attention = std::move(nextAttention);
   search.scores = std::move(nextScores);
   return parents;
 }
@@ -93,7 +116,10 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
 
   std::vector<SentenceSearch> searches(B);
-  for (int64_t r = 0; r < B; ++r) searches[r].limit = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
+  for (int64_t r = 0; r < B; ++r) {
+    searches[r].sourceLength = batch.sourceLengths[r].item<int64_t>();
+    searches[r].limit = limits.maxLength(searches[r].sourceLength);
+  }
 
   // Live rows are the live beams of the sentences still searching, sentence by sentence.
   DecoderState state = model->initialDecoderState(encoded);  // one row per sentence at first
@@ -137,14 +163,18 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     const auto [topScores, topIndices] = slots.view({A, K * V}).topk(std::min<int64_t>(2 * K, K * V), 1);
     const auto candidateScores = topScores.cpu().contiguous();  // rows read through raw pointers below
     const auto candidateIndices = topIndices.cpu().contiguous();
+    const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
+                                               : torch::Tensor();
     const int64_t C = candidateScores.size(1);
     std::vector<int64_t> nextRowSentence, parents;
     int64_t firstRow = 0;  // the active sentence's first live row
     for (int64_t a = 0; a < A; ++a) {
       auto& search = searches[active[a]];
       const auto beams = static_cast<int64_t>(search.histories.size());
-      const auto survivors = extendSearch(search, candidateScores.data_ptr<double>() + a * C,
-                                          candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t, options.lengthPenalty);
+      const auto survivors = extendSearch(
+          search, candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t,
+          options.lengthPenalty, weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
+          weights.defined() ? weights.size(1) : 0);
       for (int64_t beam : survivors) parents.push_back(firstRow + beam);
       nextRowSentence.insert(nextRowSentence.end(), search.histories.size(), active[a]);
       firstRow += beams;

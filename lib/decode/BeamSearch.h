@@ -18,8 +18,8 @@ double normalizedScore(double score, std::size_t length, double alpha);
 // among its K best candidates, so K = 1 is greedy search) or at its length limit; a sentence's
 // search stops when K have ended and no live beam can rank above them. Row r of the result holds
 // up to nbest hypotheses of batch row r, best first by normalizedScore; Hypothesis::score is the
-// raw log-probability. Reads beamSize, nbest, lengthPenalty and limits (no attention). Call
-// under inference mode.
+// raw log-probability; Hypothesis::attention is kept as greedySearch keeps it, a row per step
+// taken (</s> included). Call under inference mode.
 std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options);
 
 }  // namespace nmt

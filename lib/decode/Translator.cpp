@@ -113,15 +113,7 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));
     const Batch batch = makeBatch(sources, rows, model_.device);
     auto found = search(model_.model, batch, options_.decoding);
-    for (std::size_t r = 0; r < found.size(); ++r) {
-      const std::size_t i = batch.examples[r];
-      finish(out[i], std::move(found[r]));
-      if (!options_.decoding.keepAttention || options_.decoding.beamSize <= 1 || out[i].empty()) continue;
-      // beam search keeps no attention: the best hypothesis' comes from forced decoding, which
-      // always ends with </s>; that row goes when the hypothesis was cut
-      out[i].attention = forcedDecode(model_.model, sources[i].source, out[i].best().ids).attention;
-      if (!out[i].best().finished) out[i].attention = out[i].attention.narrow(0, 0, out[i].attention.size(0) - 1);
-    }
+    for (std::size_t r = 0; r < found.size(); ++r) finish(out[batch.examples[r]], std::move(found[r]));
   }
 }
 

@@ -38,14 +38,8 @@ class Decoder {
   // on: cross-attention [B, H, T, S] and self-attention [B, H, T, T]. Without heads, none.
   virtual bool hasAttentionHeads() const { return false; }
   virtual void keepAttention(bool) {}
-  virtual const std::vector<at::Tensor>& crossAttentionHeads() const { return noHeads(); }
-  virtual const std::vector<at::Tensor>& selfAttentionHeads() const { return noHeads(); }
-
- protected:
-  static const std::vector<at::Tensor>& noHeads() {
-    static const std::vector<at::Tensor> none;
-    return none;
-  }
+  virtual const std::vector<at::Tensor>& crossAttentionHeads() const { return noAttentionHeads(); }
+  virtual const std::vector<at::Tensor>& selfAttentionHeads() const { return noAttentionHeads(); }
 };
 
 }  // namespace nmt

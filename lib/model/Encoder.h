@@ -24,13 +24,7 @@ class Encoder {
   // keepAttention is on; an encoder without attention heads keeps none.
   virtual bool hasSelfAttentionHeads() const { return false; }
   virtual void keepAttention(bool) {}
-  virtual const std::vector<at::Tensor>& selfAttentionHeads() const { return noHeads(); }
-
- protected:
-  static const std::vector<at::Tensor>& noHeads() {
-    static const std::vector<at::Tensor> none;
-    return none;
-  }
+  virtual const std::vector<at::Tensor>& selfAttentionHeads() const { return noAttentionHeads(); }
 };
 
 }  // namespace nmt

@@ -2,6 +2,8 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <vector>
+
 namespace nmt {
 
 // A recurrent state per decoder layer: h [layers, B, H]; c likewise for LSTM, undefined for GRU.
@@ -16,5 +18,11 @@ struct EncoderOutput {
   at::Tensor mask;              // [B, S] bool, true at real tokens
   RecurrentState initialState;  // the decoder's first state, through the encoder's bridge
 };
+
+// What a module without attention heads answers when asked for them.
+inline const std::vector<at::Tensor>& noAttentionHeads() {
+  static const std::vector<at::Tensor> none;
+  return none;
+}
 
 }  // namespace nmt

@@ -2,6 +2,7 @@
 
 #include "util/AtomicFile.h"
 #include "util/InputError.h"
+#include "util/XmlText.h"
 
 #include <fmt/core.h>
 
@@ -39,21 +40,6 @@ bool parseNumber(const std::string& text, double& value) {
   }
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   return error == std::errc() && end == text.data() + text.size();
-}
-
-std::string xmlEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // A long title (a model directory's path) would run off the picture; keep its first code points.
@@ -307,7 +293,7 @@ std::string trainingCurvesSvg(const std::vector<CurvePoint>& points, const std::
       "font-family=\"sans-serif\" font-size=\"11\">\n<title>{2}</title>\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"16\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{3}</text>\n",
-      kWidth, kHeight, xmlEscape(title), xmlEscape(shortened(title, 90)));
+      kWidth, kHeight, xmlEscaped(title), xmlEscaped(shortened(title, 90)));
   if (points.empty())
     return head + fmt::format(
                       "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"16\" fill=\"#777\">no metrics "

@@ -67,6 +67,14 @@ std::vector<EncodedPair> sources() {
   return {{{4, 5, 6, 7, 8}, {}, 1}, {{9, 10}, {}, 2}, {{11, 12, 13}, {}, 3}, {{14, 15, 4, 5}, {}, 4}};
 }
 
+DecodingOptions beamOptions(int64_t beamSize, int64_t nbest, double lengthPenalty) {
+  DecodingOptions o;
+  o.beamSize = beamSize;
+  o.nbest = nbest;
+  o.lengthPenalty = lengthPenalty;
+  return o;
+}
+
 std::string eachArchitecture() {
   std::string architecture = "rnn";
   SUBCASE("RNN") {}
@@ -84,8 +92,8 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   const auto greedy = greedySearch(model, batch, DecodeLimits{});
   double greedyTotal = 0.0, beamTotal = 0.0;
   int finished = 0;
-  const auto single = beamSearch(model, batch, DecodingOptions{1, 1, 1.0});
-  const auto nbests = beamSearch(model, batch, DecodingOptions{5, 3, 0.0});
+  const auto single = beamSearch(model, batch, beamOptions(1, 1, 1.0));
+  const auto nbests = beamSearch(model, batch, beamOptions(5, 3, 0.0));
   REQUIRE(single.size() == 4);
   REQUIRE(nbests.size() == 4);
   for (int64_t r = 0; r < batch.source.size(0); ++r) {
@@ -113,6 +121,32 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
 }
 
+TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the rows forced decoding gives it") {
+  auto model = copyModel(eachArchitecture());
+  c10::InferenceMode inference;
+  const auto pairs = sources();
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  DecodingOptions options = beamOptions(4, 2, 1.0);
+  CHECK_FALSE(beamSearch(model, batch, options)[0][0].attention.defined());
+  options.keepAttention = true;
+  options.limits = {1.0, 0, 256};  // some hypotheses are cut at the limit: they keep a row per piece, no </s> row
+  for (const auto& limits : {DecodeLimits{}, options.limits}) {
+    options.limits = limits;
+    const auto nbests = beamSearch(model, batch, options);
+    for (std::size_t r = 0; r < nbests.size(); ++r) {
+      const auto& source = pairs[batch.examples[r]].source;
+      const auto S = static_cast<int64_t>(source.size()) + 1;
+      for (const auto& h : nbests[r]) {
+        REQUIRE(h.attention.defined());
+        const auto rows = static_cast<int64_t>(h.tokens.size()) + (h.finished ? 1 : 0);
+        CHECK(h.attention.sizes() == torch::IntArrayRef({rows, S}));
+        const auto forced = forcedDecode(model, source, h.tokens).attention.narrow(0, 0, rows);
+        CHECK(torch::allclose(h.attention, forced, 1e-4, 1e-5));
+      }
+    }
+  }
+}
+
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;
@@ -121,7 +155,7 @@ TEST_CASE("beam search over a batch finds what it finds for each sentence alone"
   // the other sentences' searches end and the batch's live rows change shape
   pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
-  for (const auto& options : {DecodingOptions{5, 3, 0.0}, DecodingOptions{3, 2, 1.0}, DecodingOptions{4, 1, 0.6}}) {
+  for (const auto& options : {beamOptions(5, 3, 0.0), beamOptions(3, 2, 1.0), beamOptions(4, 1, 0.6)}) {
     const auto together = beamSearch(model, batch, options);
     REQUIRE(together.size() == 5);
     for (int64_t r = 0; r < 5; ++r) {
@@ -292,8 +326,8 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
   const Batch cudaBatch = makeBatch(pairs, {0, 1, 2, 3}, test::kCudaDevice);
   const auto greedyCpu = greedySearch(cpu, cpuBatch, DecodeLimits{}, true);
   const auto greedyCuda = greedySearch(cuda, cudaBatch, DecodeLimits{}, true);
-  const auto beamCpu = beamSearch(cpu, cpuBatch, DecodingOptions{5, 3, 1.0});
-  const auto beamCuda = beamSearch(cuda, cudaBatch, DecodingOptions{5, 3, 1.0});
+  const auto beamCpu = beamSearch(cpu, cpuBatch, beamOptions(5, 3, 1.0));
+  const auto beamCuda = beamSearch(cuda, cudaBatch, beamOptions(5, 3, 1.0));
   REQUIRE(greedyCuda.size() == greedyCpu.size());
   REQUIRE(beamCuda.size() == beamCpu.size());
   for (std::size_t r = 0; r < greedyCpu.size(); ++r) {
