@@ -22,6 +22,19 @@ void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
             "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
 }
 
+void declareShortlistOption(OptionTable& table, DecodingOptions& options) {
+  table.add("shortlist", options.shortlist,
+            "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
+            "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary");
+}
+
+TranslationModel loadModelFor(const DecodingOptions& options, const std::string& directory, const Runtime& runtime,
+                              const std::string& weights) {
+  auto model = loadTranslationModel(directory, runtime, weights);
+  if (options.shortlist) loadShortlist(model);
+  return model;
+}
+
 void declareBeamOptions(OptionTable& table, DecodingOptions& options) {
   table.add("beam,k", options.beamSize, "beam size (1: greedy search, batched)");
   table.add("nbest,n", options.nbest, "print the N best as 'LINE ||| translation ||| log-probability' (needs --beam >= N)");

@@ -2,6 +2,7 @@
 
 #include "common/OptionTable.h"
 #include "decode/DecodingOptions.h"
+#include "decode/TranslationModel.h"
 #include "util/Runtime.h"
 
 namespace nmt::app {
@@ -12,9 +13,15 @@ namespace nmt::app {
 void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
 // --max-ratio and --length-penalty.
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
+// --shortlist on|off.
+void declareShortlistOption(OptionTable& table, DecodingOptions& options);
 // --beam and --nbest; checkBeamOptions says when they do not fit together.
 void declareBeamOptions(OptionTable& table, DecodingOptions& options);
 void checkBeamOptions(const DecodingOptions& options);
+
+// loadTranslationModel, and its shortlist when the options ask for one.
+TranslationModel loadModelFor(const DecodingOptions& options, const std::string& directory, const Runtime& runtime,
+                              const std::string& weights);
 
 // The start-up every program that runs a model calls (startRuntime), with a malformed
 // --precision reported as an option error (exit code 2).

@@ -52,6 +52,7 @@ int main(int argc, char* argv[]) {
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     table.add("batch-size", options.batchSize, "sentences per greedy batch");
     app::declareLengthOptions(table, options.decoding);
+    app::declareShortlistOption(table, options.decoding);
     app::declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
@@ -62,7 +63,7 @@ int main(int argc, char* argv[]) {
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
 
     const Runtime runtime = app::startProgram(runtimeOptions);
-    auto model = loadTranslationModel(modelDir, runtime, weights);
+    auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");

@@ -57,7 +57,8 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
     std::vector<ModelInfo> info;
     for (const auto& m : models_) {
       const auto& config = m.translator->model().model->config();
-      info.push_back({m.name, m.directory, config.encoder, config.cell, m.translator->model().maxInputLength});
+      info.push_back({m.name, m.directory, config.encoder, config.cell, m.translator->model().maxInputLength,
+                      m.translator->shortlist()});
     }
     response.set_content(modelsResponse(info), kJson);
   });

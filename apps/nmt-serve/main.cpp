@@ -86,6 +86,7 @@ int main(int argc, char* argv[]) {
     table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
     table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
     app::declareLengthOptions(table, batching.decoding);
+    app::declareShortlistOption(table, batching.decoding);
     table.add("connections", connections, "connections served at once, one thread each (more wait for a free one)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-serve", "nmt-serve --model DIR [--model NAME=DIR ...] [--host H] [--port P] [options]",
@@ -112,7 +113,7 @@ int main(int argc, char* argv[]) {
       auto [name, dir] = modelSpec(spec);
       for (const auto& m : loaded)
         if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      loaded.push_back({name, dir, loadTranslationModel(dir, runtime, weights)});
+      loaded.push_back({name, dir, app::loadModelFor(batching.decoding, dir, runtime, weights)});
       anyRunningBatch = anyRunningBatch || loaded.back().model.model->decoder().takesNewcomers();
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each

@@ -122,6 +122,7 @@ int main(int argc, char* argv[]) {
     app::declareBeamOptions(table, options.decoding);
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
+    app::declareShortlistOption(table, options.decoding);
     table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareRuntimeOptions(table, runtimeOptions);
@@ -139,7 +140,7 @@ int main(int argc, char* argv[]) {
       fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}\n", runtime.describe(), runtime.kernelLine);
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
     }
-    auto model = loadTranslationModel(modelDir, runtime, weights);
+    auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
     std::ofstream file;
     if (!output.empty()) {
       file.open(output);
@@ -156,9 +157,10 @@ int main(int argc, char* argv[]) {
     if (stats) {
       const double s = clock.seconds();
       const int64_t peak = peakGpuMemoryMiB(runtime.device);
-      fmt::print(stderr, "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s{}\n",
+      fmt::print(stderr,
+                 "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s; shortlist {}{}\n",
                  out.sentences, out.pieces, s, out.sentences / s, out.pieces / s,
-                 peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
+                 options.decoding.shortlist ? "on" : "off", peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
     }
     return 0;
   });

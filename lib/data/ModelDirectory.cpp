@@ -1,10 +1,12 @@
 #include "data/ModelDirectory.h"
 
+#include "util/FileSystem.h"
 #include "util/InputError.h"
 
-#include "util/FileSystem.h"
-
 #include <fmt/core.h>
+
+#include <fstream>
+#include <regex>
 
 namespace nmt {
 
@@ -39,6 +41,16 @@ std::vector<std::string> ModelDirectory::keptCheckpoints() const {
     if (name.rfind("step-", 0) == 0 && name.size() > 3 && name.compare(name.size() - 3, 3, ".pt") == 0)
       out.push_back(keptDirectory() + "/" + name);
   return out;
+}
+
+std::string ModelDirectory::configValue(const std::string& key) const {
+  std::ifstream in(config());
+  const std::regex pattern("^\\s*" + key + "\\s*=\\s*(.*?)\\s*$");
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line))
+    if (std::regex_match(line, m, pattern)) return m[1].str();
+  return "";
 }
 
 }  // namespace nmt

@@ -13,6 +13,7 @@ namespace nmt {
 //   last.pt         the latest checkpoint: weights, optimizer, position, random state
 //   metrics.csv     one row per log interval and per validation
 //   curves.svg      metrics.csv as a plot (losses and BLEU against steps), redrawn at each validation
+//   shortlist.bin   the lexical shortlist (nmt-shortlist; nmt-train makes one at the end of a run)
 //   kept/           with nmt-train --keep-checkpoints N: the weights of the last N validations,
 //                   step-00001234.pt (nmt-average averages them)
 class ModelDirectory {
@@ -28,6 +29,7 @@ class ModelDirectory {
   std::string last() const { return root_ + "/last.pt"; }
   std::string metrics() const { return root_ + "/metrics.csv"; }
   std::string curves() const { return root_ + "/curves.svg"; }
+  std::string shortlist() const { return root_ + "/shortlist.bin"; }
   std::string keptDirectory() const { return root_ + "/kept"; }
   std::string kept(int64_t step) const;
   // The kept validated weights, oldest first (empty when there are none).
@@ -38,6 +40,8 @@ class ModelDirectory {
   std::string sourceBpeModel() const;
   std::string targetBpeModel() const;
   bool hasCheckpoint() const;
+  // A value of config.ini ("key = value"); empty when the file or the key is absent.
+  std::string configValue(const std::string& key) const;
 
  private:
   std::string root_;

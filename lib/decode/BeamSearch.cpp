@@ -42,7 +42,7 @@ at::Tensor attentionOf(std::vector<float> rows, int64_t sourceLength) {
 // (null when not kept). Returns each live beam's parent among the previous beams.
 std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, const int64_t* indices, int64_t C,
                                   int64_t V, int64_t K, int64_t t, double alpha, const float* stepAttention,
-                                  int64_t attentionWidth) {
+                                  int64_t attentionWidth, const std::vector<int>* pieces) {
   std::vector<std::vector<int>> nextHistories;
   std::vector<std::vector<float>> nextAttention;
   std::vector<double> nextScores;
@@ -51,7 +51,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
   for (int64_t c = 0; c < C && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
     const double score = scores[c];
     if (!std::isfinite(score)) break;
-    const int64_t beam = indices[c] / V, token = indices[c] % V;
+    const int64_t beam = indices[c] / V, token = pieces ? (*pieces)[indices[c] % V] : indices[c] % V;
     auto history = search.histories[beam];
     const float* row = stepAttention ? stepAttention + beam * attentionWidth : nullptr;
     if (token == SpecialIds::kEos) {
@@ -105,7 +105,8 @@ double normalizedScore(double score, std::size_t length, double alpha) {
   return score / std::pow((5.0 + static_cast<double>(length)) / 6.0, alpha);
 }
 
-std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options) {
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
+                                                const OutputSlice* slice) {
   const DecodeLimits& limits = options.limits;
   const int64_t K = std::max<int64_t>(1, options.beamSize);
   const int64_t B = batch.source.size(0);
@@ -149,8 +150,8 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       }
       active.push_back(s);
     }
-    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory);
-    step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice);
+    if (!slice) step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());  // no slice holds them
     const int64_t V = step.logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());
     const auto total = step.logProbs.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
@@ -174,7 +175,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       const auto survivors = extendSearch(
           search, candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t,
           options.lengthPenalty, weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
-          weights.defined() ? weights.size(1) : 0);
+          weights.defined() ? weights.size(1) : 0, slice ? &slice->ids : nullptr);
       for (int64_t beam : survivors) parents.push_back(firstRow + beam);
       nextRowSentence.insert(nextRowSentence.end(), search.histories.size(), active[a]);
       firstRow += beams;

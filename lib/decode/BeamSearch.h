@@ -20,6 +20,8 @@ double normalizedScore(double score, std::size_t length, double alpha);
 // up to nbest hypotheses of batch row r, best first by normalizedScore; Hypothesis::score is the
 // raw log-probability; Hypothesis::attention is kept as greedySearch keeps it, a row per step
 // taken (</s> included). Call under inference mode.
-std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options);
+// slice: choose among its pieces only (a shortlist); null: the whole vocabulary.
+std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
+                                                const OutputSlice* slice = nullptr);
 
 }  // namespace nmt

@@ -8,11 +8,13 @@
 #include <numeric>
 
 namespace nmt {
-ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity)
+ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity,
+                                               const Shortlist* shortlist)
     : model_(model),
       limits_(limits),
       device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
+      shortlist_(shortlist),
       banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
                             torch::TensorOptions().dtype(torch::kInt64).device(device_))) {
   if (!model_->decoder().takesNewcomers())
@@ -29,7 +31,8 @@ std::size_t ContinuousGreedySearch::waiting() const {
 ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, DecodeLimits limits,
                                                             const std::vector<EncodedPair>& sources,
                                                             const std::vector<std::size_t>& tags,
-                                                            const std::vector<bool>& keepAttention) {
+                                                            const std::vector<bool>& keepAttention,
+                                                            const Shortlist* shortlist) {
   Group group;
   if (sources.empty()) return group;
   std::vector<std::size_t> order(sources.size());
@@ -42,7 +45,8 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, Dec
   for (std::size_t r = 0; r < batch.examples.size(); ++r) {
     const std::size_t i = batch.examples[r];
     const int64_t sourceLength = lengths[static_cast<int64_t>(r)].item<int64_t>();
-    group.rows.push_back({tags[i], sourceLength, limits.maxLength(sourceLength), keepAttention[i], {}, {}});
+    group.rows.push_back({tags[i], sourceLength, limits.maxLength(sourceLength), keepAttention[i], {}, {},
+                          shortlist ? shortlist->targetsFor(sources[i].source) : std::vector<int>()});
   }
   return group;
 }
@@ -86,8 +90,16 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::stacked(Group a, Group b) 
   return a;
 }
 
+void ContinuousGreedySearch::sliceForLiveRows() {
+  std::vector<const std::vector<int>*> lists;
+  for (const auto& row : rows_) lists.push_back(&row.targets);
+  slice_ = model_->decoder().sliceOutput(shortlist_->batchList(lists));
+  sliceStale_ = false;
+}
+
 void ContinuousGreedySearch::append(Group block) {
   const auto n = static_cast<int64_t>(block.rows.size());
+  sliceStale_ = true;
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty()) block.memory = block.memory.clone();
@@ -101,6 +113,7 @@ void ContinuousGreedySearch::append(Group block) {
 }
 
 void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
+  sliceStale_ = true;
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   const auto index = torch::tensor(slots, torch::kInt64).to(device_);
   memory_.overwrite(index, block.memory);
@@ -114,9 +127,12 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (rows_.size() < capacity_ && !waiting_.empty()) append(takeWaiting(capacity_ - rows_.size()));
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
-  auto step = model_->decodeStep(previous_, state_, memory_);
-  step.logProbs.index_fill_(1, banned_, -std::numeric_limits<float>::infinity());
+  if (shortlist_ && sliceStale_) sliceForLiveRows();
+  const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
+  auto step = model_->decodeStep(previous_, state_, memory_, slice);
+  if (!slice) step.logProbs.index_fill_(1, banned_, -std::numeric_limits<float>::infinity());  // no slice holds them
   auto [best, next] = step.logProbs.max(-1);
+  if (slice) next = slice->deviceIds.index_select(0, next);
   // one transfer to the host: each row's log-probability and token (then attention, if kept)
   const auto host = torch::stack({best.to(torch::kFloat64), next.to(torch::kFloat64)}).cpu();
   const auto h = host.accessor<double, 2>();

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "data/EncodedCorpus.h"
+#include "data/Shortlist.h"
 #include "decode/DecodeLimits.h"
 #include "decode/Hypothesis.h"
+#include "model/OutputSlice.h"
 #include "model/Seq2Seq.h"
 
 #include <cstddef>
@@ -28,6 +30,7 @@ class ContinuousGreedySearch {
     bool keepAttention;
     Hypothesis hypothesis;
     std::vector<float> attention;  // steps x sourceLength, row-major
+    std::vector<int> targets;      // with a shortlist: the pieces it may produce
   };
   // Sentences encoded together, waiting to join: rows with their encoder memory and initial
   // decoder state, row-aligned.
@@ -37,19 +40,21 @@ class ContinuousGreedySearch {
     DecoderState initial;
   };
 
-  // InputError when the model's decoder does not take newcomers.
-  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity);
+  // InputError when the model's decoder does not take newcomers. With a shortlist, each step scores
+  // only the union of the live rows' lists (Shortlist::batchList).
+  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
   // steps. Each is known by its tag; keepAttention[i]: fill that row's Hypothesis::attention.
   static Group encode(Seq2Seq& model, DecodeLimits limits, const std::vector<EncodedPair>& sources,
-                      const std::vector<std::size_t>& tags, const std::vector<bool>& keepAttention);
+                      const std::vector<std::size_t>& tags, const std::vector<bool>& keepAttention,
+                      const Shortlist* shortlist = nullptr);
   // The group waits for room in the running batch.
   void add(Group group);
   void add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
            const std::vector<bool>& keepAttention) {
-    add(encode(model_, limits_, sources, tags, keepAttention));
+    add(encode(model_, limits_, sources, tags, keepAttention, shortlist_));
   }
   std::size_t live() const { return rows_.size(); }
   std::size_t waiting() const;
@@ -64,11 +69,15 @@ class ContinuousGreedySearch {
   static Group stacked(Group a, Group b);
   void append(Group block);                                         // after the running rows
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
+  void sliceForLiveRows();  // with a shortlist, after rows joined
 
   Seq2Seq& model_;
   DecodeLimits limits_;
   c10::Device device_;
   std::size_t capacity_;
+  const Shortlist* shortlist_;
+  OutputSlice slice_;          // with a shortlist: the live rows' pieces
+  bool sliceStale_ = false;    // rows joined since slice_ was made
   at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension

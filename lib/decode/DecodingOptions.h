@@ -13,6 +13,7 @@ struct DecodingOptions {
   double lengthPenalty = 1.0;  // beam search: alpha of GNMT's ((5 + length) / 6)^alpha; 0 ranks by raw log-probability
   DecodeLimits limits;         // how long a translation may grow
   bool keepAttention = false;  // the best hypothesis' attention over the source
+  bool shortlist = false;      // score only each batch's shortlist (the model's shortlist.bin)
 };
 
 }  // namespace nmt

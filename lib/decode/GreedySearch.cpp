@@ -7,7 +7,7 @@
 namespace nmt {
 
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                     bool keepAttention) {
+                                     bool keepAttention, const OutputSlice* slice) {
   const int64_t rows = batch.source.size(0);
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -31,10 +31,11 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
-    auto step = model->decodeStep(previous, state, memory);
-    // never <pad> or <s>: they are not words (and an early model may rank them first)
-    step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+    auto step = model->decodeStep(previous, state, memory, slice);
+    // never <pad> or <s>: they are not words (and an early model may rank them first); no slice holds them
+    if (!slice) step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
     auto [best, next] = step.logProbs.max(-1);
+    if (slice) next = slice->deviceIds.index_select(0, next);
     scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
     if (keepAttention)

@@ -11,7 +11,8 @@ namespace nmt {
 
 // Batched greedy decoding of batch.source; row r of the result is row r of the batch. Runs
 // until every row has produced </s> or reached its limit. Call it under inference mode.
+// slice: choose among its pieces only (a shortlist); null: the whole vocabulary.
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                     bool keepAttention = false);
+                                     bool keepAttention = false, const OutputSlice* slice = nullptr);
 
 }  // namespace nmt

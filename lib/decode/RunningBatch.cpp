@@ -3,7 +3,8 @@
 namespace nmt {
 
 RunningBatch::RunningBatch(const Translator& translator, std::size_t capacity)
-    : translator_(translator), search_(translator.model().model, translator.options().decoding.limits, capacity) {}
+    : translator_(translator),
+      search_(translator.model().model, translator.options().decoding.limits, capacity, translator.shortlist()) {}
 
 Arrivals RunningBatch::encode(const Translator& translator, std::vector<std::pair<std::size_t, Translation>> sentences,
                               const std::vector<bool>& keepAttention) {
@@ -15,7 +16,7 @@ Arrivals RunningBatch::encode(const Translator& translator, std::vector<std::pai
     tags.push_back(tag);
   }
   arrivals.group = ContinuousGreedySearch::encode(translator.model().model, translator.options().decoding.limits,
-                                                  sources, tags, keepAttention);
+                                                  sources, tags, keepAttention, translator.shortlist());
   arrivals.sentences = std::move(sentences);
   return arrivals;
 }

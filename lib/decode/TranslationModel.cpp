@@ -3,21 +3,16 @@
 #include "util/InputError.h"
 #include "util/FileSystem.h"
 
-#include <fstream>
-#include <regex>
+#include <algorithm>
+#include <cctype>
 
 namespace nmt {
 namespace {
 
 // The run's max-length from config.ini ("max-length = 100"), 0 when absent.
 std::size_t configuredMaxLength(const ModelDirectory& dir) {
-  std::ifstream in(dir.config());
-  static const std::regex pattern(R"(^\s*max-length\s*=\s*([0-9]+)\s*$)");
-  std::string line;
-  std::smatch m;
-  while (std::getline(in, line))
-    if (std::regex_match(line, m, pattern)) return std::stoul(m[1].str());
-  return 0;
+  const std::string value = dir.configValue("max-length");
+  return !value.empty() && std::all_of(value.begin(), value.end(), ::isdigit) ? std::stoul(value) : 0;
 }
 
 }  // namespace
@@ -40,7 +35,15 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
                      std::to_string(config.sourceVocab) + " and " + std::to_string(config.targetVocab) + ")");
   t.model->eval();
   t.maxInputLength = configuredMaxLength(dir);
+  t.directory = dir.root();
   return t;
+}
+
+void loadShortlist(TranslationModel& model) {
+  const ModelDirectory dir(model.directory);
+  const auto& config = model.model->config();
+  model.shortlist = std::make_unique<Shortlist>(
+      Shortlist::load(dir.shortlist(), Shortlist::keyFor(dir, config.sourceVocab, config.targetVocab)));
 }
 
 }  // namespace nmt

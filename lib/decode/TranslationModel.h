@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/ModelDirectory.h"
+#include "data/Shortlist.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/BpeModel.h"
 #include "util/Runtime.h"
@@ -19,11 +20,16 @@ struct TranslationModel {
   std::size_t maxInputLength = 0;  // source pieces kept (the training run's max-length; 0: no limit)
   c10::Device device{c10::kCPU};
   Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
+  std::string directory;
+  std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on)
 };
 
 // Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode onto the runtime's device.
 // InputError naming the directory or file when something is missing, corrupt or does not fit.
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
                                       const std::string& weights = "best.pt");
+// Loads the directory's shortlist.bin into model.shortlist; InputError naming it when it is
+// missing (saying how to make one), damaged, or made for other BPE models.
+void loadShortlist(TranslationModel& model);
 
 }  // namespace nmt

@@ -4,6 +4,7 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/RunningBatch.h"
 #include "decode/Search.h"
+#include "util/InputError.h"
 #include "util/Precision.h"
 
 #include <algorithm>
@@ -11,7 +12,10 @@
 namespace nmt {
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
-    : model_(model), options_(std::move(options)) {}
+    : model_(model), options_(std::move(options)) {
+  if (options_.decoding.shortlist && !model_.shortlist)
+    throw InputError("--shortlist on, but no shortlist is loaded for " + model_.directory);
+}
 
 std::vector<int> Translator::readSource(const std::string& sentence, Translation& t) const {
   // pieces as written (an unknown character shows itself), their ids from the same encoding
@@ -112,7 +116,15 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     const std::vector<std::size_t> rows(todo.begin() + start,
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));
     const Batch batch = makeBatch(sources, rows, model_.device);
-    auto found = search(model_.model, batch, options_.decoding);
+    OutputSlice slice;
+    if (const Shortlist* list = shortlist()) {
+      std::vector<std::vector<int>> lists;
+      for (std::size_t i : rows) lists.push_back(list->targetsFor(sources[i].source));
+      std::vector<const std::vector<int>*> views;
+      for (const auto& l : lists) views.push_back(&l);
+      slice = model_.model->decoder().sliceOutput(list->batchList(views));
+    }
+    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &slice : nullptr);
     for (std::size_t r = 0; r < found.size(); ++r) finish(out[batch.examples[r]], std::move(found[r]));
   }
 }

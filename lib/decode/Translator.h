@@ -20,9 +20,12 @@ struct TranslatorOptions {
 
 // Text in, Translations out: BPE-encodes sentences, decodes them (greedy or beam search, on the
 // model's device), and reads the hypotheses back as text and pieces, in input order. An empty
-// line gives an empty translation. Runs under inference mode and the model's autocast.
+// line gives an empty translation. Runs under inference mode and the model's autocast. With
+// decoding.shortlist, each batch scores only the union of its sentences' shortlists; forced
+// decoding (align) always scores the whole vocabulary.
 class Translator {
  public:
+  // InputError when decoding.shortlist asks for a shortlist the model has not loaded.
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
@@ -39,6 +42,7 @@ class Translator {
 
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }
+  const Shortlist* shortlist() const { return options_.decoding.shortlist ? model_.shortlist.get() : nullptr; }
 
  private:
   // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.

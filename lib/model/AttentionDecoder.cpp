@@ -92,8 +92,21 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   return vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight);
 }
 
+OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
+  OutputSlice slice;
+  slice.ids = ids;
+  slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
+  if (config_.tieTargetEmbeddings) {
+    slice.weight = embedding_->weight.index_select(0, slice.deviceIds);
+  } else {
+    slice.weight = output_->weight.index_select(0, slice.deviceIds);
+    slice.bias = output_->bias.index_select(0, slice.deviceIds);
+  }
+  return slice;
+}
+
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
-                                       const DecoderMemory& memory) {
+                                       const DecoderMemory& memory, const OutputSlice* slice) {
   namespace F = torch::nn::functional;
   const int64_t E = config_.embeddingSize, H = config_.hiddenSize, D = encoderOutputSize_;
   const auto embedded = embedding_(previousTokens);  // [B, E]
@@ -124,10 +137,15 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
     hs.push_back(input);
   }
   const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
-  const auto& out = output_->weight;  // columns: hidden, context, embedding
-  auto pre = torch::addmm(output_->bias, input, out.narrow(1, 0, H).t()) + context.narrow(1, G, out.size(0));
+  // columns: hidden, context, embedding; untied and sliced: only the slice's rows
+  const bool rowsSliced = slice && !config_.tieTargetEmbeddings;
+  const auto& out = rowsSliced ? slice->weight : output_->weight;
+  auto contextPart = context.narrow(1, G, output_->weight.size(0));
+  if (rowsSliced) contextPart = contextPart.index_select(1, slice->deviceIds);
+  auto pre = torch::addmm(rowsSliced ? slice->bias : output_->bias, input, out.narrow(1, 0, H).t()) + contextPart;
   pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
-  return {torch::log_softmax(vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight), -1), after, weights};
+  const auto& tiedRows = slice ? slice->weight : embedding_->weight;
+  return {torch::log_softmax(vocabularyLogits(pre, config_.tieTargetEmbeddings, tiedRows), -1), after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,

@@ -23,7 +23,9 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
 
   // One step for decoding (no dropout: eval mode), previousTokens [B] int64, with prepare's
   // memory: forward's step to float rounding.
-  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory) override;
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
+                   const OutputSlice* slice) override;
+  OutputSlice sliceOutput(const std::vector<int>& ids) const override;
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per

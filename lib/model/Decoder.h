@@ -2,6 +2,7 @@
 
 #include "model/DecoderState.h"
 #include "model/EncoderOutput.h"
+#include "model/OutputSlice.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -20,11 +21,14 @@ class Decoder {
   virtual DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded,
                                double teacherForcingRatio) = 0;
   // Step-by-step decoding: the memory once per batch, the state before the first step, then
-  // one step per position (previousTokens [B] int64; eval mode).
+  // one step per position (previousTokens [B] int64; eval mode). With a slice (sliceOutput), the
+  // step's log-probabilities are over the slice's pieces only, [B, slice size].
   virtual DecoderMemory prepare(const EncoderOutput& encoded) = 0;
   virtual DecoderState initialState(const EncoderOutput& encoded) = 0;
-  virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state,
-                           const DecoderMemory& memory) = 0;
+  virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
+                           const OutputSlice* slice) = 0;
+  // The output layer's rows for these sorted target ids (a shortlist), for sliced steps.
+  virtual OutputSlice sliceOutput(const std::vector<int>& ids) const = 0;
 
   // Whether its embeddings are multiplied by sqrt(E) when read (they start smaller: Seq2Seq::initialize).
   virtual bool scalesEmbeddings() const = 0;

@@ -28,7 +28,9 @@ class Seq2SeqImpl : public torch::nn::Module {
   // Step-by-step decoding: prepare the memory once, start from initialDecoderState, then step.
   DecoderMemory prepareDecoder(const EncoderOutput& encoded);
   DecoderState initialDecoderState(const EncoderOutput& encoded);
-  DecoderStep decodeStep(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory);
+  // slice: score only its pieces (Decoder::sliceOutput); null: the whole vocabulary.
+  DecoderStep decodeStep(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
+                         const OutputSlice* slice = nullptr);
 
   Encoder& encoder() { return *encoder_; }
   Decoder& decoder() { return *decoder_; }

@@ -55,7 +55,9 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // The state before the first step: empty self-attention caches.
   DecoderState initialState(const EncoderOutput& encoded) override;
   // One step for decoding: previousTokens [B] int64 at the position the state has reached.
-  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory) override;
+  DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
+                   const OutputSlice* slice) override;
+  OutputSlice sliceOutput(const std::vector<int>& ids) const override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
@@ -80,7 +82,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // positions [B, T] after the cached ones -> (log-probabilities [B, T, V], state, last layer's
   // cross-attention mean over heads [B, T, S])
   std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
-                                                             const DecoderMemory& memory);
+                                                             const DecoderMemory& memory, const OutputSlice* slice);
 
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
 

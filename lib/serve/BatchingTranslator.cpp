@@ -24,6 +24,7 @@ namespace {
 TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
   TranslatorOptions o;
   o.decoding.limits = options.decoding.limits;
+  o.decoding.shortlist = options.decoding.shortlist;
   o.batchSize = options.maxBatchSentences;
   return o;
 }

@@ -49,6 +49,7 @@ std::string modelsResponse(const std::vector<ModelInfo>& models) {
                     {"encoder", m.encoder},
                     {"cell", m.cell},
                     {"max_input_pieces", m.maxInputPieces},
+                    {"shortlist", m.shortlist},
                     {"default", i == 0}});
   }
   return dump({{"models", std::move(list)}});

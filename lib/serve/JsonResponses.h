@@ -21,6 +21,7 @@ std::string errorResponse(const std::string& message);
 struct ModelInfo {
   std::string name, directory, encoder, cell;  // cell: the recurrent cell, gru or lstm
   std::size_t maxInputPieces = 0;  // 0: no limit
+  bool shortlist = false;          // decoding scores only each batch's shortlist
 };
 std::string modelsResponse(const std::vector<ModelInfo>& models);
 

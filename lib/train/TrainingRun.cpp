@@ -1,6 +1,7 @@
 #include "train/TrainingRun.h"
 
 #include "data/ParallelCorpus.h"
+#include "data/Shortlist.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
@@ -164,7 +165,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   progress.message(fmt::format("model: {} encoder, {} decoder, {} parameters", effective.model.encoder,
                                effective.model.decoder, model->parameterCount()));
 
-  const Validator validator(std::move(validPairs.pairs), std::move(references), targetBpe,
+  const Validator validator(validPairs.pairs, std::move(references), targetBpe,
                             request.trainer.batching.batchTokens, device);
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
@@ -175,6 +176,10 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
   }
   auto outcome = trainer.run();
+  // a new model comes with its shortlist (nmt-translate --shortlist on); a stop by signal hurries
+  if (group.writesFiles() && outcome.reason != StopReason::kSignal)
+    progress.message(makeShortlist(dir, trainPairs.pairs, validPairs.pairs, effective.model.sourceVocab,
+                                   effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();
   if (state.bestStep > 0)

@@ -147,6 +147,69 @@ TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the ro
   }
 }
 
+TEST_CASE("a sliced output layer gives the full layer's log-probabilities renormalized over the slice") {
+  for (const std::string architecture : {"rnn", "transformer"})
+    for (const bool tied : {false, true}) {
+      INFO(architecture, tied ? ", tied" : ", untied");
+      ModelConfig c;
+      c.sourceVocab = c.targetVocab = 16;
+      c.embeddingSize = 16;
+      c.hiddenSize = 24;
+      c.tieTargetEmbeddings = tied;
+      if (architecture == "transformer") c.encoder = c.decoder = "transformer";
+      torch::manual_seed(4);
+      Seq2Seq model(c);
+      model->initialize();
+      model->eval();
+      c10::InferenceMode inference;
+      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
+      const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+      const auto memory = model->prepareDecoder(encoded);
+      const auto state = model->initialDecoderState(encoded);
+      const auto previous = torch::tensor(std::vector<int64_t>{2, 5, 9, 14});
+      const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
+      const auto slice = model->decoder().sliceOutput(ids);
+      const auto full = model->decodeStep(previous, state, memory);
+      const auto sliced = model->decodeStep(previous, state, memory, &slice);
+      REQUIRE(sliced.logProbs.sizes() == torch::IntArrayRef({4, 8}));
+      const auto columns = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()));
+      CHECK(torch::allclose(sliced.logProbs, torch::log_softmax(full.logProbs.index_select(1, columns), -1), 1e-5, 1e-5));
+      CHECK(torch::equal(sliced.attention, full.attention));
+    }
+}
+
+TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary does: greedy, beam, running batch") {
+  auto model = copyModel(eachArchitecture());
+  c10::InferenceMode inference;
+  const auto pairs = sources();
+  // every piece but <pad> and <s> is frequent here, so every list holds them all
+  std::vector<EncodedPair> everything{{{4}, {1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 1}};
+  ShortlistOptions all;
+  all.frequent = 16;
+  const auto shortlist = Shortlist::learn(everything, {16, 16, 0, 0}, all);
+  REQUIRE(shortlist.targetsFor({4}).size() == 14);
+  const auto slice = model->decoder().sliceOutput(shortlist.targetsFor({4}));
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  const auto greedy = greedySearch(model, batch, DecodeLimits{});
+  const auto greedySliced = greedySearch(model, batch, DecodeLimits{}, false, &slice);
+  const auto beam = beamSearch(model, batch, beamOptions(4, 3, 1.0));
+  const auto beamSliced = beamSearch(model, batch, beamOptions(4, 3, 1.0), &slice);
+  for (std::size_t r = 0; r < 4; ++r) {
+    CHECK(greedySliced[r].tokens == greedy[r].tokens);
+    REQUIRE(beamSliced[r].size() == beam[r].size());
+    for (std::size_t k = 0; k < beam[r].size(); ++k) CHECK(beamSliced[r][k].tokens == beam[r][k].tokens);
+  }
+  if (model->decoder().takesNewcomers()) {
+    ContinuousGreedySearch running(model, DecodeLimits{}, 2, &shortlist);
+    running.add(pairs, {0, 1, 2, 3}, {false, false, false, false});
+    std::map<std::size_t, Hypothesis> got;
+    for (int step = 0; step < 100 && got.size() < 4; ++step)
+      for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
+    REQUIRE(got.size() == 4);
+    for (std::size_t r = 0; r < 4; ++r) CHECK(got[batch.examples[r]].tokens == greedy[r].tokens);
+  }
+}
+
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;

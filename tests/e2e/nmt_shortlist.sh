@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# End-to-end test of the lexical shortlist: nmt-train makes one, nmt-shortlist remakes it, and
+# nmt-translate, nmt-attention and nmt-serve's model list use it. Usage: nmt_shortlist.sh BIN_DIR
+set -u
+BIN=$1
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tiny_corpus.sh"
+make_tiny_corpus "$TMP"
+cd "$TMP"
+DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+
+# --- a new model comes with its shortlist, and says what it covers
+expect_ok "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --max-steps 300 --valid-every 100 --model-dir run --device cpu
+expect_contains "$ERR" "shortlist: 20 pieces per source piece + 200 most frequent (IBM Model 1, 5 iterations); valid: "
+expect_contains "$ERR" "% of reference pieces covered"
+[ -s run/shortlist.bin ] || fail "run/shortlist.bin missing"
+T=("$BIN/nmt-translate" --model run --device cpu --input valid.src)
+
+# --- a list that holds every piece (the tiny vocabulary is all frequent) translates as the whole vocabulary
+expect_ok "${T[@]}"
+full=$OUT
+expect_ok "${T[@]}" --shortlist on --stats
+expect_line "$OUT" "$full"
+expect_contains "$ERR" "; shortlist on"
+expect_ok "${T[@]}" --shortlist on --beam 3
+sliced=$OUT
+expect_ok "${T[@]}" --beam 3
+expect_line "$sliced" "$OUT"
+
+# --- nmt-shortlist remakes it from the run's own data (config.ini), with its options
+expect_ok "$BIN/nmt-shortlist" --model run --per-source 2 --frequent 3
+expect_contains "$ERR" "nmt-shortlist: shortlist: 2 pieces per source piece + 3 most frequent (IBM Model 1, 5 iterations); valid: "
+covered=$(grep -o '[0-9.]*% of reference' <<< "$ERR" | cut -d% -f1)
+awk -v c="$covered" 'BEGIN { exit !(c > 50 && c < 100) }' || fail "a short list covers $covered% of the references"
+# a short list: still one translation per line, and most of them right
+expect_ok "${T[@]}" --shortlist on
+[ "$(wc -l <<< "$OUT")" -eq 40 ] || fail "expected 40 lines with a short list"
+right=$(paste -d'\t' <(echo "$OUT") valid.tgt | awk -F'\t' '$1 == $2' | wc -l)
+[ "$right" -ge 15 ] || fail "only $right of 40 validation sentences right with a short list"
+# the attention export and the pipe use it too
+expect_ok "$BIN/nmt-attention" --model run --device cpu --input valid.src --output-dir attn --shortlist on
+[ -s attn/000001.csv ] || fail "no attention CSV with --shortlist on"
+expect_ok "$BIN/nmt-translate" --model run --device cpu --shortlist on < valid.src
+[ "$(wc -l <<< "$OUT")" -eq 40 ] || fail "expected 40 piped lines with a short list"
+
+# --- refused: none there, another model's, a damaged one
+mv run/shortlist.bin shortlist.keep
+expect_fail 1 "${T[@]}" --shortlist on
+expect_line "$ERR" "nmt-translate: error: no shortlist run/shortlist.bin (make one with nmt-shortlist --model run)"
+"$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --joint-vocab --max-steps 20 --valid-every 20 --model-dir other \
+  --device cpu > /dev/null 2>&1 || fail "training the other model failed"
+cp other/shortlist.bin run/shortlist.bin
+expect_fail 1 "${T[@]}" --shortlist on
+expect_contains "$ERR" "nmt-translate: error: shortlist run/shortlist.bin was made for other BPE models"
+cp shortlist.keep run/shortlist.bin
+printf 'X' | dd of=run/shortlist.bin bs=1 seek=100 conv=notrunc status=none
+expect_fail 1 "${T[@]}" --shortlist on
+expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model DIR)"
+expect_fail 2 "${T[@]}" --shortlist maybe
+expect_fail 2 "$BIN/nmt-shortlist" --model run --per-source 0
+expect_line "$ERR" "nmt-shortlist: --per-source must be at least 1 (see nmt-shortlist --help)"
+finish
