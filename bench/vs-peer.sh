@@ -147,7 +147,7 @@ decode_nmt() {
   run_step "nmt greedy decoding" "$log" - \
     "$BIN/nmt-translate" --model "$OUT/nmt" --input "$TEST_SRC" --output "$OUT/nmt.$TEST.en" --device "$DEVICE" \
     --stats ${THREADS:+--threads "$THREADS"}
-  # nmt-translate: 1000 sentences, 12345 pieces in 2.50 s: 400.0 sentences/s, 4938 pieces/s[, peak GPU memory]
+  # nmt-translate: 1000 sentences, 12345 pieces in 2.50 s: 400.0 sentences/s, 4938 pieces/s; shortlist off[, peak GPU memory]
   stats=$(sed -n 's/^nmt-translate: \([0-9]*\) sentences, \([0-9]*\) pieces in \([0-9.]*\) s: [0-9.]* sentences\/s, \([0-9.]*\) pieces\/s.*/\1 \2 \3 \4/p' "$log" | tail -n 1)
   [ -n "$stats" ] || fail "reading nmt-translate's --stats line" "$log"
   # pieces without </s> -> with: (pieces + sentences) / seconds; seconds from pieces / (pieces/s), which is

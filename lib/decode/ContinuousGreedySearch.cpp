@@ -4,6 +4,7 @@
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -97,9 +98,20 @@ void ContinuousGreedySearch::sliceForLiveRows() {
   sliceStale_ = false;
 }
 
+// Rows that leave keep their pieces in the slice until a newcomer needs others: remaking it costs
+// a copy of its rows, and in a running batch rows join at nearly every step.
+void ContinuousGreedySearch::noteJoining(const Group& block) {
+  if (!shortlist_ || sliceStale_) return;
+  for (const auto& row : block.rows)
+    if (!std::includes(slice_.ids.begin(), slice_.ids.end(), row.targets.begin(), row.targets.end())) {
+      sliceStale_ = true;
+      return;
+    }
+}
+
 void ContinuousGreedySearch::append(Group block) {
   const auto n = static_cast<int64_t>(block.rows.size());
-  sliceStale_ = true;
+  noteJoining(block);
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty()) block.memory = block.memory.clone();
@@ -113,7 +125,7 @@ void ContinuousGreedySearch::append(Group block) {
 }
 
 void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
-  sliceStale_ = true;
+  noteJoining(block);
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   const auto index = torch::tensor(slots, torch::kInt64).to(device_);
   memory_.overwrite(index, block.memory);

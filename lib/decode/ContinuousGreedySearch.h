@@ -69,15 +69,16 @@ class ContinuousGreedySearch {
   static Group stacked(Group a, Group b);
   void append(Group block);                                         // after the running rows
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
-  void sliceForLiveRows();  // with a shortlist, after rows joined
+  void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
+  void noteJoining(const Group& block);
 
   Seq2Seq& model_;
   DecodeLimits limits_;
   c10::Device device_;
   std::size_t capacity_;
   const Shortlist* shortlist_;
-  OutputSlice slice_;          // with a shortlist: the live rows' pieces
-  bool sliceStale_ = false;    // rows joined since slice_ was made
+  OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
+  bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# What the lexical shortlist buys and costs on one trained model: test_2016_flickr translated
+# with --shortlist off and on, alternated ROUNDS times (greedy, then beam K), each line with its
+# pieces/s (nmt-translate --stats) and cased BLEU. With --lists "K:N ...", the model's shortlist is
+# remade with each per-source/frequent pair first (nmt-shortlist; the model's own is restored).
+#   bench/shortlist.sh --model DIR [--data DIR] [--rounds 2] [--beam 5] [--threads 2] [--lists "20:200 10:100"]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${NMT_BIN:-$ROOT/build/bin}
+MODEL="" DATA=$ROOT/data/multi30k ROUNDS=2 BEAM=5 THREADS=2 LISTS=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --model) MODEL=$2; shift 2 ;;
+    --data) DATA=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --beam) BEAM=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --lists) LISTS=$2; shift 2 ;;
+    *) echo "usage: $0 --model DIR [--data DIR] [--rounds N] [--beam K] [--threads N] [--lists \"K:N ...\"]" >&2; exit 2 ;;
+  esac
+done
+[ -n "$MODEL" ] || { echo "$0: --model DIR is required" >&2; exit 2; }
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+[ -z "$LISTS" ] || cp "$MODEL/shortlist.bin" "$OUT/own.bin"
+
+measure() {  # measure LABEL nmt-translate options...
+  local label=$1; shift
+  "$BIN/nmt-translate" --model "$MODEL" --input "$DATA/test_2016_flickr.de" --threads "$THREADS" --stats "$@" \
+    > "$OUT/hyp" 2> "$OUT/err"
+  local speed bleu
+  speed=$(grep -o '[0-9.]* pieces/s' "$OUT/err" | cut -d' ' -f1)
+  bleu=$("$BIN/nmt-score" --ref "$DATA/test_2016_flickr.en" --hyp "$OUT/hyp" --metrics bleu | awk '{ print $3 }')
+  printf '%-34s %8s pieces/s  BLEU %6s\n' "$label" "$speed" "$bleu"
+}
+
+echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $THREADS threads; $("$BIN/nmt-translate" --model "$MODEL" --verbose < /dev/null 2>&1 | sed -n 2p | sed 's/^nmt-translate: //')"
+for list in ${LISTS:-own}; do
+  if [ "$list" != own ]; then
+    "$BIN/nmt-shortlist" --model "$MODEL" --per-source "${list%%:*}" --frequent "${list##*:}" 2>&1 | sed 's/^nmt-shortlist: /# /'
+  fi
+  for round in $(seq "$ROUNDS"); do
+    for search in greedy "beam $BEAM"; do
+      options=()
+      [ "$search" == greedy ] || options=(--beam "$BEAM")
+      measure "$search, shortlist off (round $round)" "${options[@]}" --shortlist off
+      measure "$search, shortlist on $list (round $round)" "${options[@]}" --shortlist on
+    done
+  done
+done
+[ -z "$LISTS" ] || cp "$OUT/own.bin" "$MODEL/shortlist.bin"
