@@ -27,6 +27,16 @@ uint64_t fnv1a(const char* data, std::size_t size, uint64_t hash = 1469598103934
   return hash;
 }
 
+// A file's bytes; false when it cannot be read.
+bool readBytes(const std::string& path, std::string& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  bytes = text.str();
+  return true;
+}
+
 // Sorted, unique (source, target) links that co-occur in a pair; source `nullSource` stands for
 // the empty word every target piece may come from. Merged in chunks, so that memory follows the
 // distinct links, not the corpus size.
@@ -231,13 +241,10 @@ void Shortlist::save(const std::string& path) const {
 }
 
 Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  std::string bytes;
+  if (!readBytes(path, bytes))
     throw InputError("no shortlist " + path + " (make one with nmt-shortlist --model " +
                      path.substr(0, path.find_last_of('/')) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string bytes = text.str();
   Reader r(bytes, path);
   if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw InputError("shortlist " + path + " is not a shortlist file");
@@ -268,11 +275,8 @@ Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected)
 
 ShortlistKey Shortlist::keyFor(const ModelDirectory& dir, int64_t sourceVocab, int64_t targetVocab) {
   const auto hashOf = [](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("cannot read " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string bytes = text.str();
+    std::string bytes;
+    if (!readBytes(path, bytes)) throw InputError("cannot read " + path);
     return fnv1a(bytes.data(), bytes.size());
   };
   return {sourceVocab, targetVocab, hashOf(dir.sourceBpeModel()), hashOf(dir.targetBpeModel())};
