@@ -22,16 +22,20 @@ void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
             "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
 }
 
-void declareShortlistOption(OptionTable& table, DecodingOptions& options) {
+void declareFastDecodingOptions(OptionTable& table, DecodingOptions& options) {
   table.add("shortlist", options.shortlist,
             "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
             "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary");
+  table.addFlag("int8", options.int8,
+                "run the output layer with int8 weights on the CPU (quantized once at load; the model file stays "
+                "fp32): faster, slightly other scores");
 }
 
 TranslationModel loadModelFor(const DecodingOptions& options, const std::string& directory, const Runtime& runtime,
                               const std::string& weights) {
   auto model = loadTranslationModel(directory, runtime, weights);
   if (options.shortlist) loadShortlist(model);
+  if (options.int8) quantizeOutput(model);
   return model;
 }
 

@@ -13,13 +13,13 @@ namespace nmt::app {
 void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
 // --max-ratio and --length-penalty.
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
-// --shortlist on|off.
-void declareShortlistOption(OptionTable& table, DecodingOptions& options);
+// --shortlist on|off and --int8: less arithmetic per piece.
+void declareFastDecodingOptions(OptionTable& table, DecodingOptions& options);
 // --beam and --nbest; checkBeamOptions says when they do not fit together.
 void declareBeamOptions(OptionTable& table, DecodingOptions& options);
 void checkBeamOptions(const DecodingOptions& options);
 
-// loadTranslationModel, and its shortlist when the options ask for one.
+// loadTranslationModel, with its shortlist and int8 output layer when the options ask for them.
 TranslationModel loadModelFor(const DecodingOptions& options, const std::string& directory, const Runtime& runtime,
                               const std::string& weights);
 

@@ -52,7 +52,7 @@ int main(int argc, char* argv[]) {
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     table.add("batch-size", options.batchSize, "sentences per greedy batch");
     app::declareLengthOptions(table, options.decoding);
-    app::declareShortlistOption(table, options.decoding);
+    app::declareFastDecodingOptions(table, options.decoding);
     app::declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",

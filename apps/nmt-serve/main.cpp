@@ -86,7 +86,7 @@ int main(int argc, char* argv[]) {
     table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
     table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
     app::declareLengthOptions(table, batching.decoding);
-    app::declareShortlistOption(table, batching.decoding);
+    app::declareFastDecodingOptions(table, batching.decoding);
     table.add("connections", connections, "connections served at once, one thread each (more wait for a free one)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-serve", "nmt-serve --model DIR [--model NAME=DIR ...] [--host H] [--port P] [options]",

@@ -122,7 +122,7 @@ int main(int argc, char* argv[]) {
     app::declareBeamOptions(table, options.decoding);
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
-    app::declareShortlistOption(table, options.decoding);
+    app::declareFastDecodingOptions(table, options.decoding);
     table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareRuntimeOptions(table, runtimeOptions);
@@ -158,9 +158,10 @@ int main(int argc, char* argv[]) {
       const double s = clock.seconds();
       const int64_t peak = peakGpuMemoryMiB(runtime.device);
       fmt::print(stderr,
-                 "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s; shortlist {}{}\n",
-                 out.sentences, out.pieces, s, out.sentences / s, out.pieces / s,
-                 options.decoding.shortlist ? "on" : "off", peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
+                 "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s; shortlist {}, "
+                 "int8 {}{}\n",
+                 out.sentences, out.pieces, s, out.sentences / s, out.pieces / s, options.decoding.shortlist ? "on" : "off",
+                 options.decoding.int8 ? "on" : "off", peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
     }
     return 0;
   });

@@ -1,5 +1,7 @@
 #include "decode/TranslationModel.h"
 
+#include "model/Int8Linear.h"
+
 #include "util/InputError.h"
 #include "util/FileSystem.h"
 
@@ -37,6 +39,15 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   t.maxInputLength = configuredMaxLength(dir);
   t.directory = dir.root();
   return t;
+}
+
+void quantizeOutput(TranslationModel& model) {
+  if (!model.device.is_cpu()) throw InputError("--int8 is for the CPU; this run's device is " + model.device.str());
+  useInt8Engine();
+  if (!model.model->decoder().quantizeOutput())
+    throw InputError("--int8 quantizes a tied output layer (--tie-embeddings) or the transformer decoder's; " +
+                     model.directory + " has an untied RNN output layer");
+  model.int8 = true;
 }
 
 void loadShortlist(TranslationModel& model) {

@@ -98,11 +98,18 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
   slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
   if (config_.tieTargetEmbeddings) {
     slice.weight = embedding_->weight.index_select(0, slice.deviceIds);
+    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, torch::Tensor());
   } else {
     slice.weight = output_->weight.index_select(0, slice.deviceIds);
     slice.bias = output_->bias.index_select(0, slice.deviceIds);
   }
   return slice;
+}
+
+bool AttentionDecoderImpl::quantizeOutput() {
+  if (!config_.tieTargetEmbeddings) return false;  // three products: hidden, context, embedding
+  int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+  return true;
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -145,7 +152,9 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   auto pre = torch::addmm(rowsSliced ? slice->bias : output_->bias, input, out.narrow(1, 0, H).t()) + contextPart;
   pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
   const auto& tiedRows = slice ? slice->weight : embedding_->weight;
-  return {torch::log_softmax(vocabularyLogits(pre, config_.tieTargetEmbeddings, tiedRows), -1), after, weights};
+  const auto& int8 = slice ? slice->int8 : int8Output_;
+  const auto logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, config_.tieTargetEmbeddings, tiedRows);
+  return {torch::log_softmax(logits, -1), after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "model/Int8Linear.h"
+
 #include <ATen/core/Tensor.h>
 
+#include <memory>
 #include <vector>
 
 namespace nmt {
@@ -14,6 +17,7 @@ struct OutputSlice {
   at::Tensor deviceIds;  // the same, int64 on the model's device
   at::Tensor weight;     // the output layer's rows (or the tied embedding's) for those pieces
   at::Tensor bias;       // undefined when the layer has none
+  std::shared_ptr<const Int8Linear> int8;  // the same rows in int8, when the decoder's output is quantized
 };
 
 }  // namespace nmt

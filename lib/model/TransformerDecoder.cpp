@@ -99,7 +99,8 @@ DecoderState TransformerDecoderImpl::emptyState(int64_t rows, const torch::Tenso
 std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::run(const torch::Tensor& tokens,
                                                                                    const DecoderState& state,
                                                                                    const DecoderMemory& memory,
-                                                                                   const OutputSlice* slice) {
+                                                                                   const OutputSlice* slice,
+                                                                                   const Int8Linear* int8) {
   const int64_t offset = state[selfKeys(0)].size(2);  // positions decoded so far
   auto x = dropout_(positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
   std::vector<DecoderState::Part> next;
@@ -119,7 +120,8 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
     }
   }
   const auto hidden = dropout_(finalNorm_(x));
-  const auto logits = slice     ? torch::nn::functional::linear(hidden, slice->weight, slice->bias)
+  const auto logits = int8      ? (*int8)(hidden)
+                      : slice   ? torch::nn::functional::linear(hidden, slice->weight, slice->bias)
                       : output_ ? output_(hidden)
                                 : torch::nn::functional::linear(hidden, embedding_->weight);
   return {torch::log_softmax(logits, -1), DecoderState(std::move(next)), lastCross.mean(1)};
@@ -131,12 +133,20 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
   slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
   slice.weight = (output_ ? output_->weight : embedding_->weight).index_select(0, slice.deviceIds);
   if (output_) slice.bias = output_->bias.index_select(0, slice.deviceIds);
+  if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, slice.bias);
   return slice;
+}
+
+bool TransformerDecoderImpl::quantizeOutput() {
+  int8Output_ = output_ ? std::make_shared<Int8Linear>(output_->weight, output_->bias)
+                        : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+  return true;
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                          const DecoderMemory& memory, const OutputSlice* slice) {
-  auto [logProbs, next, attention] = run(previousTokens.unsqueeze(1), state, memory, slice);
+  auto [logProbs, next, attention] =
+      run(previousTokens.unsqueeze(1), state, memory, slice, (slice ? slice->int8 : int8Output_).get());
   return {logProbs.squeeze(1), next, attention.squeeze(1)};
 }
 
@@ -144,7 +154,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logProbs, state, attention] =
-      run(targetInput, initialState(encoded), prepare(encoded), nullptr);
+      run(targetInput, initialState(encoded), prepare(encoded), nullptr, nullptr);
   return {logProbs, attention, targetInput};
 }
 

@@ -58,6 +58,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
+  bool quantizeOutput() override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
@@ -81,8 +82,10 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
  private:
   // positions [B, T] after the cached ones -> (log-probabilities [B, T, V], state, last layer's
   // cross-attention mean over heads [B, T, S])
+  // slice: only its pieces; int8: the output layer in int8 (steps only: training stays fp32)
   std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
-                                                             const DecoderMemory& memory, const OutputSlice* slice);
+                                                             const DecoderMemory& memory, const OutputSlice* slice,
+                                                             const Int8Linear* int8);
 
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
 
@@ -93,6 +96,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::ModuleList layers_{nullptr};
   torch::nn::LayerNorm finalNorm_{nullptr};
   torch::nn::Linear output_{nullptr};  // d -> V; absent when the output is tied to the embeddings
+  std::shared_ptr<const Int8Linear> int8Output_;  // d -> V in int8, when quantized (steps only)
   bool keep_ = false;
   std::vector<torch::Tensor> selfAttention_, crossAttention_;
 };

@@ -50,6 +50,7 @@ std::string modelsResponse(const std::vector<ModelInfo>& models) {
                     {"cell", m.cell},
                     {"max_input_pieces", m.maxInputPieces},
                     {"shortlist", m.shortlist},
+                    {"int8", m.int8},
                     {"default", i == 0}});
   }
   return dump({{"models", std::move(list)}});

@@ -22,6 +22,7 @@ struct ModelInfo {
   std::string name, directory, encoder, cell;  // cell: the recurrent cell, gru or lstm
   std::size_t maxInputPieces = 0;  // 0: no limit
   bool shortlist = false;          // decoding scores only each batch's shortlist
+  bool int8 = false;               // the output layer runs in int8
 };
 std::string modelsResponse(const std::vector<ModelInfo>& models);
 

@@ -57,6 +57,9 @@ printf 'X' | dd of=run/shortlist.bin bs=1 seek=100 conv=notrunc status=none
 expect_fail 1 "${T[@]}" --shortlist on
 expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model DIR)"
 expect_fail 2 "${T[@]}" --shortlist maybe
+# the tiny model's RNN output layer is untied: three products, none of which --int8 quantizes
+expect_fail 1 "${T[@]}" --int8
+expect_contains "$ERR" "nmt-translate: error: --int8 "
 expect_fail 2 "$BIN/nmt-shortlist" --model run --per-source 0
 expect_line "$ERR" "nmt-shortlist: --per-source must be at least 1 (see nmt-shortlist --help)"
 finish

@@ -168,7 +168,7 @@ expect_ok "${T[@]}" --input in.txt --weights last.pt
 
 # --- --stats: counts and speed on stderr
 expect_ok "${T[@]}" --input in.txt --stats
-[[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ off$ ]] \
+[[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ off,\ int8\ off$ ]] \
   || fail "unexpected --stats line: $ERR"
 
 # --- CUDA, where there is a GPU: the CPU's translations, greedy and beam, in fp32 and bf16

@@ -5,6 +5,7 @@
 #include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
+#include "model/Int8Linear.h"
 #include "model/Seq2Seq.h"
 #include "util/InputError.h"
 
@@ -207,6 +208,61 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
       for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
     REQUIRE(got.size() == 4);
     for (std::size_t r = 0; r < 4; ++r) CHECK(got[batch.examples[r]].tokens == greedy[r].tokens);
+  }
+}
+
+TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.05, sliced or not; greedy tokens agree") {
+  try {
+    useInt8Engine();
+  } catch (const InputError& e) {
+    MESSAGE("no fast int8 engine here, so no int8 to compare: ", e.what());
+    CHECK(std::string(e.what()).rfind("--int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine", 0) == 0);
+    return;
+  }
+  for (const std::string architecture : {"rnn", "transformer"})
+    for (const bool tied : {false, true}) {
+      INFO(architecture, tied ? ", tied" : ", untied");
+      ModelConfig c;
+      c.sourceVocab = c.targetVocab = 16;
+      c.embeddingSize = 16;
+      c.hiddenSize = 24;
+      c.tieTargetEmbeddings = tied;
+      if (architecture == "transformer") c.encoder = c.decoder = "transformer";
+      torch::manual_seed(4);
+      Seq2Seq model(c);
+      model->initialize();
+      model->eval();
+      c10::InferenceMode inference;
+      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
+      const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+      const auto memory = model->prepareDecoder(encoded);
+      const auto state = model->initialDecoderState(encoded);
+      const auto previous = torch::tensor(std::vector<int64_t>{2, 5, 9, 14});
+      const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
+      const auto full = model->decodeStep(previous, state, memory);
+      const auto fullSlice = model->decoder().sliceOutput(ids);
+      const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
+      if (!model->decoder().quantizeOutput()) {
+        CHECK((architecture == "rnn" && !tied));  // three products, not one: it stays fp32
+        continue;
+      }
+      const auto int8 = model->decodeStep(previous, state, memory);
+      CHECK((int8.logProbs - full.logProbs).abs().max().item<float>() < 0.05f);
+      const auto int8Slice = model->decoder().sliceOutput(ids);
+      REQUIRE(int8Slice.int8);
+      const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
+      CHECK((int8Sliced.logProbs - sliced.logProbs).abs().max().item<float>() < 0.05f);
+    }
+  // a trained model's translations do not move
+  auto model = copyModel("transformer");
+  c10::InferenceMode inference;
+  const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  const auto fp32 = greedySearch(model, batch, DecodeLimits{});
+  REQUIRE(model->decoder().quantizeOutput());
+  const auto int8 = greedySearch(model, batch, DecodeLimits{});
+  for (std::size_t r = 0; r < 4; ++r) {
+    CHECK(int8[r].tokens == fp32[r].tokens);
+    CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
   }
 }
 

@@ -103,12 +103,13 @@ TEST_CASE("a translate answer: best hypothesis first-class, n-best, attention an
 TEST_CASE("models, health and error answers") {
   CHECK(json::parse(errorResponse("\"beam\" too large")) == json({{"error", "\"beam\" too large"}}));
   const auto models =
-      json::parse(modelsResponse({{"a", "runs/a", "rnn", "gru", 100, false}, {"b", "runs/b", "transformer", "lstm", 0, true}}));
+      json::parse(modelsResponse({{"a", "runs/a", "rnn", "gru", 100, false, false}, {"b", "runs/b", "transformer", "lstm", 0, true, true}}));
   REQUIRE(models["models"].size() == 2);
   CHECK(models["models"][0] == json({{"name", "a"}, {"directory", "runs/a"}, {"encoder", "rnn"}, {"cell", "gru"},
-                                     {"max_input_pieces", 100}, {"shortlist", false}, {"default", true}}));
+                                     {"max_input_pieces", 100}, {"shortlist", false}, {"int8", false}, {"default", true}}));
   CHECK(models["models"][1]["default"] == false);
   CHECK(models["models"][1]["shortlist"] == true);
+  CHECK(models["models"][1]["int8"] == true);
   const auto health = json::parse(healthResponse({3, 7, 2, 5}));
   CHECK(health == json({{"status", "ok"}, {"requests", 3}, {"sentences", 7}, {"batches", 2}, {"largest_batch", 5}}));
 }

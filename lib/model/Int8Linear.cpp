@@ -1,0 +1,50 @@
+#include "model/Int8Linear.h"
+
+#include "util/InputError.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+
+namespace nmt {
+namespace {
+
+c10::OperatorHandle op(const char* name) {
+  return c10::Dispatcher::singleton().findSchemaOrThrow(name, "");
+}
+
+}  // namespace
+
+void useInt8Engine() {
+  std::string found;
+  for (const auto engine : at::globalContext().supportedQEngines()) {
+    const std::string name = c10::toString(engine);
+    if (name == "ONEDNN" || name == "X86" || name == "FBGEMM") {
+      at::globalContext().setQEngine(engine);
+      return;
+    }
+    if (engine != at::QEngine::NoQEngine) found += (found.empty() ? "" : ", ") + name;
+  }
+  throw InputError("--int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine; this LibTorch has " +
+                   (found.empty() ? std::string("none") : found) + " (QNNPACK is slower than fp32 on this CPU)");
+}
+
+Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias) {
+  const auto w = weight.detach().to(at::kFloat).contiguous();
+  const auto scales = (w.abs().amax(1) / 127.0).clamp_min(1e-12).to(at::kDouble);
+  const auto q = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
+  torch::jit::Stack stack{q, bias.defined() ? c10::optional<at::Tensor>(bias.detach().to(at::kFloat).contiguous())
+                                            : c10::optional<at::Tensor>()};
+  op("quantized::linear_prepack").callBoxed(&stack);
+  packed_ = std::move(stack[0]);
+}
+
+at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
+  auto shape = x.sizes().vec();
+  torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, false};
+  op("quantized::linear_dynamic").callBoxed(&stack);
+  auto y = stack[0].toTensor();
+  shape.back() = y.size(1);
+  return y.view(shape);
+}
+
+}  // namespace nmt
