@@ -68,6 +68,32 @@ std::vector<EncodedPair> sources() {
   return {{{4, 5, 6, 7, 8}, {}, 1}, {{9, 10}, {}, 2}, {{11, 12, 13}, {}, 3}, {{14, 15, 4, 5}, {}, 4}};
 }
 
+// An untrained model (16 pieces) of this decoder and tying, ready for its first step over sources().
+struct FirstStep {
+  Seq2Seq model;
+  DecoderMemory memory;
+  DecoderState state;
+  torch::Tensor previous;
+};
+FirstStep firstStep(const std::string& architecture, bool tied) {
+  ModelConfig c;
+  c.sourceVocab = c.targetVocab = 16;
+  c.embeddingSize = 16;
+  c.hiddenSize = 24;
+  c.tieTargetEmbeddings = tied;
+  if (architecture == "transformer") c.encoder = c.decoder = "transformer";
+  torch::manual_seed(4);
+  Seq2Seq model(c);
+  model->initialize();
+  model->eval();
+  c10::InferenceMode inference;
+  const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  auto memory = model->prepareDecoder(encoded);
+  auto state = model->initialDecoderState(encoded);
+  return {model, std::move(memory), std::move(state), torch::tensor(std::vector<int64_t>{2, 5, 9, 14})};
+}
+
 DecodingOptions beamOptions(int64_t beamSize, int64_t nbest, double lengthPenalty) {
   DecodingOptions o;
   o.beamSize = beamSize;
@@ -152,22 +178,8 @@ TEST_CASE("a sliced output layer gives the full layer's log-probabilities renorm
   for (const std::string architecture : {"rnn", "transformer"})
     for (const bool tied : {false, true}) {
       INFO(architecture, tied ? ", tied" : ", untied");
-      ModelConfig c;
-      c.sourceVocab = c.targetVocab = 16;
-      c.embeddingSize = 16;
-      c.hiddenSize = 24;
-      c.tieTargetEmbeddings = tied;
-      if (architecture == "transformer") c.encoder = c.decoder = "transformer";
-      torch::manual_seed(4);
-      Seq2Seq model(c);
-      model->initialize();
-      model->eval();
       c10::InferenceMode inference;
-      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
-      const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-      const auto memory = model->prepareDecoder(encoded);
-      const auto state = model->initialDecoderState(encoded);
-      const auto previous = torch::tensor(std::vector<int64_t>{2, 5, 9, 14});
+      auto [model, memory, state, previous] = firstStep(architecture, tied);
       const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
       const auto slice = model->decoder().sliceOutput(ids);
       const auto full = model->decodeStep(previous, state, memory);
@@ -222,22 +234,8 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
   for (const std::string architecture : {"rnn", "transformer"})
     for (const bool tied : {false, true}) {
       INFO(architecture, tied ? ", tied" : ", untied");
-      ModelConfig c;
-      c.sourceVocab = c.targetVocab = 16;
-      c.embeddingSize = 16;
-      c.hiddenSize = 24;
-      c.tieTargetEmbeddings = tied;
-      if (architecture == "transformer") c.encoder = c.decoder = "transformer";
-      torch::manual_seed(4);
-      Seq2Seq model(c);
-      model->initialize();
-      model->eval();
       c10::InferenceMode inference;
-      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
-      const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-      const auto memory = model->prepareDecoder(encoded);
-      const auto state = model->initialDecoderState(encoded);
-      const auto previous = torch::tensor(std::vector<int64_t>{2, 5, 9, 14});
+      auto [model, memory, state, previous] = firstStep(architecture, tied);
       const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
       const auto full = model->decodeStep(previous, state, memory);
       const auto fullSlice = model->decoder().sliceOutput(ids);
