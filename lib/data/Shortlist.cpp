@@ -289,16 +289,14 @@ std::string makeShortlist(const ModelDirectory& dir, const std::vector<EncodedPa
   shortlist.save(dir.shortlist());
   // what a sentence's list, and a batch of 64 sentences' union, hold on average
   std::size_t sentencePieces = 0, batchPieces = 0, batches = 0;
-  std::vector<std::vector<int>> lists;
+  std::vector<int> batch;
   for (std::size_t i = 0; i < valid.size(); ++i) {
-    lists.push_back(shortlist.targetsFor(valid[i].source));
-    sentencePieces += lists.back().size();
-    if (lists.size() == 64 || i + 1 == valid.size()) {
-      std::vector<const std::vector<int>*> views;
-      for (const auto& l : lists) views.push_back(&l);
-      batchPieces += shortlist.batchList(views).size();
+    sentencePieces += shortlist.targetsFor(valid[i].source).size();
+    shortlist.addTargets(valid[i].source, batch);
+    if ((i + 1) % 64 == 0 || i + 1 == valid.size()) {
+      batchPieces += shortlist.batchList({&batch}).size();
       ++batches;
-      lists.clear();
+      batch.clear();
     }
   }
   return fmt::format("shortlist: {} pieces per source piece + {} most frequent (IBM Model 1, {} iterations); valid: "

@@ -1,9 +1,8 @@
 #include "decode/TranslationModel.h"
 
 #include "model/Int8Linear.h"
-
-#include "util/InputError.h"
 #include "util/FileSystem.h"
+#include "util/InputError.h"
 
 #include <algorithm>
 #include <cctype>

@@ -118,11 +118,9 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     const Batch batch = makeBatch(sources, rows, model_.device);
     OutputSlice slice;
     if (const Shortlist* list = shortlist()) {
-      std::vector<std::vector<int>> lists;
-      for (std::size_t i : rows) lists.push_back(list->targetsFor(sources[i].source));
-      std::vector<const std::vector<int>*> views;
-      for (const auto& l : lists) views.push_back(&l);
-      slice = model_.model->decoder().sliceOutput(list->batchList(views));
+      std::vector<int> pieces;
+      for (std::size_t i : rows) list->addTargets(sources[i].source, pieces);
+      slice = model_.model->decoder().sliceOutput(list->batchList({&pieces}));
     }
     auto found = search(model_.model, batch, options_.decoding, shortlist() ? &slice : nullptr);
     for (std::size_t r = 0; r < found.size(); ++r) finish(out[batch.examples[r]], std::move(found[r]));
