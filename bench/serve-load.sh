@@ -5,13 +5,15 @@
 # batched throughput and the server's peak memory. Prints the CPU and the matrix kernels.
 # nmt-translate sorts a whole file by length before batching; a server cannot sort sentences that
 # have not arrived yet, so the script also measures nmt-translate on the same file through a pipe
-# (batches in arrival order), the bound for batching without sorting.
+# (batches in arrival order), the bound for batching without sorting. --shortlist on and --int8 go
+# to every nmt-translate and to nmt-serve alike; other nmt-serve options follow "--".
 #   bench/serve-load.sh --model DIR [--input data/multi30k/test_2016_flickr.de] [--clients "1 8 64"]
-#                       [--seconds 60] [--threads 2] [-- extra nmt-serve options]
+#                       [--seconds 60] [--threads 2] [--shortlist on|off] [--int8] [-- extra nmt-serve options]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
 MODEL="" INPUT=$ROOT/data/multi30k/test_2016_flickr.de CLIENTS="1 8 64" SECONDS_EACH=60 THREADS=2
+FAST=()  # --shortlist on|off, --int8: for nmt-translate and nmt-serve
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -19,8 +21,11 @@ while [ $# -gt 0 ]; do
     --clients) CLIENTS=$2; shift 2 ;;
     --seconds) SECONDS_EACH=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
+    --shortlist) FAST+=(--shortlist "$2"); shift 2 ;;
+    --int8) FAST+=(--int8); shift ;;
     --) shift; break ;;
-    *) echo "usage: $0 --model DIR [--input FILE] [--clients \"1 8 64\"] [--seconds S] [--threads N] [-- nmt-serve options]" >&2
+    *) echo "usage: $0 --model DIR [--input FILE] [--clients \"1 8 64\"] [--seconds S] [--threads N]" \
+            "[--shortlist on|off] [--int8] [-- nmt-serve options]" >&2
        exit 2 ;;
   esac
 done
@@ -32,7 +37,7 @@ echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'),
 median3() { sort -g | sed -n 2p; }
 "$BIN/nmt-translate" --model "$MODEL" --input /dev/null --threads "$THREADS" --device cpu --verbose 2>&1 | grep 'matrix kernels'
 batched=$(for _ in 1 2 3; do
-  "$BIN/nmt-translate" --model "$MODEL" --input "$INPUT" --threads "$THREADS" --device cpu --stats 2>&1 >/dev/null \
+  "$BIN/nmt-translate" --model "$MODEL" --input "$INPUT" --threads "$THREADS" --device cpu "${FAST[@]}" --stats 2>&1 >/dev/null \
     | grep -o '[0-9.]* sentences/s' | awk '{ print $1 }'
 done | median3)
 echo "nmt-translate batched (batch 64, sorted by length), median of 3: $batched sentences/s"
@@ -41,20 +46,20 @@ MAX_BATCH=32
 args=("$@")
 for i in "${!args[@]}"; do [ "${args[$i]}" = --max-batch-sentences ] && MAX_BATCH=${args[$((i + 1))]}; done
 arrival=$(for _ in 1 2 3; do
-  "$BIN/nmt-translate" --model "$MODEL" --threads "$THREADS" --device cpu --batch-size "$MAX_BATCH" --stats \
+  "$BIN/nmt-translate" --model "$MODEL" --threads "$THREADS" --device cpu "${FAST[@]}" --batch-size "$MAX_BATCH" --stats \
     < "$INPUT" 2>&1 >/dev/null | grep -o '[0-9.]* sentences/s' | awk '{ print $1 }'
 done | median3)
 echo "nmt-translate in arrival order (a pipe, batches of $MAX_BATCH as lines come, unsorted), median of 3: $arrival sentences/s"
 
 LOG=$(mktemp)
-"$BIN/nmt-serve" --model "$MODEL" --port 0 --threads "$THREADS" --device cpu "$@" 2> "$LOG" &
+"$BIN/nmt-serve" --model "$MODEL" --port 0 --threads "$THREADS" --device cpu "${FAST[@]}" "$@" 2> "$LOG" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
 for _ in $(seq 600); do grep -q 'serving .* on http' "$LOG" && break; sleep 0.1; done
 PORT=$(grep -o 'http://[^ ]*' "$LOG" | sed 's|.*:\([0-9]*\)/$|\1|')
 [ -n "$PORT" ] || { echo "serve-load: nmt-serve did not start: $(cat "$LOG")" >&2; exit 1; }
 grep 'matrix kernels' "$LOG"
-echo "nmt-serve options: ${*:-(defaults: --max-batch-sentences 32 --batch-wait-ms 5)}"
+echo "nmt-serve options: ${FAST[*]:-(--shortlist off)} ${*:-(defaults: --max-batch-sentences 32 --batch-wait-ms 5)}"
 
 for n in $CLIENTS; do
   line=$("$BIN/nmt-bench-serve" --port "$PORT" --input "$INPUT" --clients "$n" --seconds "$SECONDS_EACH")
@@ -62,6 +67,6 @@ for n in $CLIENTS; do
   echo "$line; $(awk -v a="$rate" -v b="$batched" -v c="$arrival" \
                  'BEGIN { printf "%.0f%% of batched, %.0f%% of arrival order", 100 * a / b, 100 * a / c }')"
 done
-echo "nmt-serve peak memory: $(awk '/VmHWM/ { printf "%.0f MiB", $2 / 1024 }' /proc/$SERVER/status)"
+echo "nmt-serve memory: $(awk '/VmHWM/ { printf "peak %.0f MiB", $2 / 1024 } /VmRSS/ { printf ", now %.0f MiB", $2 / 1024 }' /proc/$SERVER/status)"
 kill -TERM $SERVER
 wait $SERVER

@@ -1,9 +1,11 @@
 // Translation speed of a trained model directory: batched greedy and beam search over a test
 // set (sentences/s, target tokens/s), batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
+//                       [--shortlist on] [--int8]
 #include "BenchThreads.h"
 #include "PeakMemory.h"
 #include "common/AppMain.h"
+#include "common/SharedOptions.h"
 #include "decode/Translator.h"
 #include "util/BlasKernels.h"
 #include "util/Device.h"
@@ -21,9 +23,10 @@ using namespace nmt;
 
 namespace {
 
-void throughput(TranslationModel& model, const std::vector<std::string>& sentences, int64_t beam,
-                std::size_t batchSize) {
+void throughput(TranslationModel& model, const std::vector<std::string>& sentences, const DecodingOptions& decoding,
+                int64_t beam, std::size_t batchSize) {
   TranslatorOptions options;
+  options.decoding = decoding;
   options.decoding.beamSize = beam;
   options.batchSize = batchSize;
   Translator translator(model, options);
@@ -38,8 +41,11 @@ void throughput(TranslationModel& model, const std::vector<std::string>& sentenc
              sentences.size() / s, tokens / s);
 }
 
-void latency(TranslationModel& model, const std::vector<std::string>& sentences, std::size_t count) {
-  Translator translator(model, TranslatorOptions{});
+void latency(TranslationModel& model, const std::vector<std::string>& sentences, const DecodingOptions& decoding,
+             std::size_t count) {
+  TranslatorOptions options;
+  options.decoding = decoding;
+  Translator translator(model, options);
   std::vector<double> ms;
   for (std::size_t i = 0; i < std::min(count, sentences.size()); ++i) {
     const Stopwatch watch;
@@ -62,6 +68,9 @@ int main(int argc, char* argv[]) {
     int64_t beam;
     std::size_t latencyCount, batchSize;
     bool systemMalloc = false;
+    DecodingOptions decoding;
+    app::OptionTable fast("Less arithmetic per piece");
+    app::declareFastDecodingOptions(fast, decoding);
     po::options_description desc("Benchmark options");
     desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
@@ -73,24 +82,26 @@ int main(int argc, char* argv[]) {
         "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency")(
         "system-malloc", po::bool_switch(&systemMalloc),
         "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");
+    desc.add(fast.description());
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-translate", "nmt-bench-translate --model DIR --input FILE", argc, argv, desc,
                                {}, vm))
       return 0;
     if (!systemMalloc) reuseFreedMemory();
-    auto model = loadTranslationModel(modelDir, Runtime{});
+    auto model = app::loadModelFor(decoding, modelDir, Runtime{}, "best.pt");
     std::vector<std::string> sentences;
     TextLineReader reader(input);
     for (std::string line; reader.next(line);) sentences.push_back(line);
-    fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters)\n", sentences.size(), input,
-               modelDir, model.model->config().encoder, model.model->config().decoder, model.model->parameterCount() / 1e6);
+    fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters); shortlist {}, int8 {}\n",
+               sentences.size(), input, modelDir, model.model->config().encoder, model.model->config().decoder,
+               model.model->parameterCount() / 1e6, decoding.shortlist ? "on" : "off", decoding.int8 ? "on" : "off");
     for (int n : threads) {
       const std::string threadInfo = configureBenchThreads(n, intraOp);
       fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
                  cpuModelName());
-      throughput(model, sentences, 1, batchSize);
-      throughput(model, sentences, beam, batchSize);
-      latency(model, sentences, latencyCount);
+      throughput(model, sentences, decoding, 1, batchSize);
+      throughput(model, sentences, decoding, beam, batchSize);
+      latency(model, sentences, decoding, latencyCount);
     }
     fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());
     return 0;

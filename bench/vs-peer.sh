@@ -5,7 +5,9 @@
 # one after the other (never two at once):
 #   training tokens/s  nmt-train's tokens_per_s (metrics.csv) against the peer's `bench` mode;
 #   greedy pieces/s    nmt-translate --stats against the peer's `decode` (batches of 64 sentences, both),
-#                      each with its own model trained for the same --steps.
+#                      each with its own model trained for the same --steps; then nmt with --shortlist on,
+#                      --int8 and both, against the peer's fp32 and its own `decode --int8` (int8 on a CPU
+#                      only), each row with the cased BLEU of both sides.
 # Prints a table (device, nmt / peer / ratio) and keeps everything, logs included, under --out.
 #
 #   bench/vs-peer.sh [--device cuda|cpu] [--steps 300] [--data data/multi30k] [--out runs/vs-peer]
@@ -30,6 +32,7 @@ TEST=test_2016_flickr
 DEVICE=cuda STEPS=300 DATA=$ROOT/data/multi30k PEER=$ROOT/../shared/peers/torch_seq2seq.py PYTHON=python3
 OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS=""
 PEER_ENV=(env)  # + OPENBLAS_NUM_THREADS=N with --threads N
+declare -A NMT_DECODE NMT_BLEU PEER_DECODE PEER_BLEU  # by row: fp32, shortlist, int8, both
 
 usage() {
   echo "usage: $0 [--device cuda|cpu] [--steps N] [--data DIR] [--peer PATH] [--python PYTHON] [--out DIR]" \
@@ -93,10 +96,10 @@ parse_args() {
 preflight() {
   local log=$OUT/preflight.log f
   : > "$log"
-  for f in nmt-train nmt-translate nmt-bpe; do
+  for f in nmt-train nmt-translate nmt-bpe nmt-score; do
     [ -x "$BIN/$f" ] || { echo "missing $BIN/$f (build first, or set NMT_BIN)" >> "$log"; fail "preflight" "$log"; }
   done
-  for f in train.de train.en val.de val.en $TEST.de; do
+  for f in train.de train.en val.de val.en $TEST.de $TEST.en; do
     [ -s "$DATA/$f" ] || { echo "missing $DATA/$f (data/get-multi30k.sh DIR)" >> "$log"; fail "preflight" "$log"; }
   done
   [ -f "$PEER" ] || { echo "missing the peer $PEER (--peer PATH)" >> "$log"; fail "preflight" "$log"; }
@@ -142,20 +145,30 @@ train_nmt() {
   NMT_THREADS=$(sed -n 's/^device: .*; threads: //p' "$OUT/nmt-train.log" | head -n 1)
 }
 
+# cased BLEU of a translation file against the test set's references (the same lines)
+bleu() { "$BIN/nmt-score" --ref "$TEST_REF" --hyp "$1" --metrics bleu | awk '{ print $3 }'; }
+
+# decode_nmt ROW [nmt-translate options...]: greedy decoding of the test set; sets NMT_DECODE[ROW]
+# (pieces/s, </s> included) and NMT_BLEU[ROW]
 decode_nmt() {
-  local log=$OUT/nmt-translate.log stats
-  run_step "nmt greedy decoding" "$log" - \
-    "$BIN/nmt-translate" --model "$OUT/nmt" --input "$TEST_SRC" --output "$OUT/nmt.$TEST.en" --device "$DEVICE" \
-    --stats ${THREADS:+--threads "$THREADS"}
+  local row=$1 log=$OUT/nmt-translate.$1.log stats sentences pieces seconds raw
+  shift
+  run_step "nmt greedy decoding ($row)" "$log" - \
+    "$BIN/nmt-translate" --model "$OUT/nmt" --input "$TEST_SRC" --output "$OUT/nmt.$TEST.$row.en" --device "$DEVICE" \
+    --stats ${THREADS:+--threads "$THREADS"} "$@"
   # nmt-translate: 1000 sentences, 12345 pieces in 2.50 s: 400.0 sentences/s, 4938 pieces/s; shortlist off[, peak GPU memory]
   stats=$(sed -n 's/^nmt-translate: \([0-9]*\) sentences, \([0-9]*\) pieces in \([0-9.]*\) s: [0-9.]* sentences\/s, \([0-9.]*\) pieces\/s.*/\1 \2 \3 \4/p' "$log" | tail -n 1)
   [ -n "$stats" ] || fail "reading nmt-translate's --stats line" "$log"
   # pieces without </s> -> with: (pieces + sentences) / seconds; seconds from pieces / (pieces/s), which is
   # printed to more digits than the seconds themselves
-  read -r NMT_SENTENCES NMT_PIECES NMT_SECONDS NMT_DECODE_RAW <<< "$stats"
-  NMT_DECODE=$(awk -v n="$NMT_SENTENCES" -v p="$NMT_PIECES" -v s="$NMT_SECONDS" -v r="$NMT_DECODE_RAW" \
+  read -r sentences pieces seconds raw <<< "$stats"
+  NMT_DECODE[$row]=$(awk -v n="$sentences" -v p="$pieces" -v s="$seconds" -v r="$raw" \
     'BEGIN { if (p > 0 && r > 0) s = p / r; if (s > 0) printf "%.1f\n", (p + n) / s }')
-  [ -n "$NMT_DECODE" ] || fail "nmt-translate measured no time" "$log"
+  [ -n "${NMT_DECODE[$row]}" ] || fail "nmt-translate measured no time" "$log"
+  NMT_BLEU[$row]=$(bleu "$OUT/nmt.$TEST.$row.en") || fail "scoring nmt's $row translation (nmt-score)" "$log"
+  if [ "$row" = fp32 ]; then
+    NMT_SENTENCES=$sentences NMT_PIECES=$pieces NMT_SECONDS=$seconds NMT_DECODE_RAW=$raw
+  fi
 }
 
 bench_peer() {
@@ -176,13 +189,18 @@ train_peer() {
   [ -s "$OUT/peer/model.pt" ] || fail "peer training (no model.pt)" "$OUT/peer-train.log"
 }
 
+# decode_peer ROW [peer decode options...]: sets PEER_DECODE[ROW] and PEER_BLEU[ROW]
 decode_peer() {
-  local log=$OUT/peer-decode.log
-  run_step "peer greedy decoding" "$log" "$OUT/peer.$TEST.en" \
-    "${PEER_ENV[@]}" "$PYTHON" "$PEER" decode --run "$OUT/peer" --src-file "$TEST_SRC" --device "$DEVICE" --threads 1
+  local row=$1 log=$OUT/peer-decode.$1.log
+  shift
+  run_step "peer greedy decoding ($row)" "$log" "$OUT/peer.$TEST.$row.en" \
+    "${PEER_ENV[@]}" "$PYTHON" "$PEER" decode --run "$OUT/peer" --src-file "$TEST_SRC" --device "$DEVICE" --threads 1 "$@"
   # decode: 1000 sentences in 19.80s, 14000 target pieces incl. </s>, 707 pieces/s
-  PEER_DECODE=$(sed -n 's/^decode: [0-9]* sentences in [0-9.]*s, [0-9]* target pieces incl\. <\/s>, \([0-9.]*\) pieces\/s.*/\1/p' "$log" | tail -n 1)
-  [ -n "$PEER_DECODE" ] || fail "reading the peer's 'decode: ... pieces/s' line" "$log"
+  PEER_DECODE[$row]=$(sed -n 's/^decode: [0-9]* sentences in [0-9.]*s, [0-9]* target pieces incl\. <\/s>, \([0-9.]*\) pieces\/s.*/\1/p' "$log" | tail -n 1)
+  [ -n "${PEER_DECODE[$row]}" ] || fail "reading the peer's 'decode: ... pieces/s' line" "$log"
+  PEER_BLEU[$row]=$(bleu "$OUT/peer.$TEST.$row.en") || fail "scoring the peer's $row translation (nmt-score)" "$log"
+  # decode: int8 dynamic quantization, engine qnnpack
+  [ "$row" != int8 ] || PEER_INT8_ENGINE=$(sed -n 's/^decode: int8 dynamic quantization, engine //p' "$log" | tail -n 1)
 }
 
 device_name() {
@@ -207,6 +225,13 @@ print(l.openblas_get_corename().decode())' "$lib" 2>/dev/null) || lib=""
   echo "$name${lib:+, OpenBLAS kernels $lib}"
 }
 
+# decode_row LABEL NMT_ROW PEER_ROW: one line of the table, when both sides decoded that row
+decode_row() {
+  [ -n "${NMT_DECODE[$2]:-}" ] && [ -n "${PEER_DECODE[$3]:-}" ] || return 0
+  printf '%-30s %10.0f %10.0f %9s %9s %9s\n' "$1" "${NMT_DECODE[$2]}" "${PEER_DECODE[$3]}" \
+    "$(ratio "${NMT_DECODE[$2]}" "${PEER_DECODE[$3]}")" "${NMT_BLEU[$2]}" "${PEER_BLEU[$3]}"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 report() {
@@ -219,9 +244,12 @@ report() {
   echo "nmt:    $nmt_runtime; ${NMT_THREADS:-threads ?}"
   echo "peer:   $peer_torch; torch intra-op threads 1, OpenBLAS threads ${THREADS:-default}; $(basename "$PEER")"
   echo
-  printf '%-20s %12s %12s %9s\n' "" nmt peer nmt/peer
-  printf '%-20s %12.0f %12.0f %9s\n' "training tokens/s" "$NMT_TRAIN" "$PEER_TRAIN" "$(ratio "$NMT_TRAIN" "$PEER_TRAIN")"
-  printf '%-20s %12.0f %12.0f %9s\n' "greedy pieces/s" "$NMT_DECODE" "$PEER_DECODE" "$(ratio "$NMT_DECODE" "$PEER_DECODE")"
+  printf '%-30s %10s %10s %9s %9s %9s\n' "" nmt peer nmt/peer "nmt BLEU" "peer BLEU"
+  printf '%-30s %10.0f %10.0f %9s\n' "training tokens/s" "$NMT_TRAIN" "$PEER_TRAIN" "$(ratio "$NMT_TRAIN" "$PEER_TRAIN")"
+  decode_row "greedy pieces/s" fp32 fp32
+  decode_row "  nmt --shortlist on" shortlist fp32
+  decode_row "  nmt --int8, peer --int8" int8 int8
+  decode_row "  nmt both, peer --int8" both int8
   echo
   echo "training tokens/s: source + target pieces without padding, a sentence's </s> counted, <s> not (the peer's"
   echo "  count). nmt: metrics.csv's tokens_per_s after the first row (warm-up), mean weighted by steps:"
@@ -232,6 +260,10 @@ report() {
   echo "  nmt: ($NMT_PIECES pieces + $NMT_SENTENCES </s>) / $(awk -v p="$NMT_PIECES" -v r="$NMT_DECODE_RAW" -v s="$NMT_SECONDS" \
     'BEGIN { printf "%.3f", (p > 0 && r > 0) ? p / r : s }') s (nmt-translate --stats: $NMT_DECODE_RAW pieces/s without </s>);"
   echo "  peer: decode mode. Each side decodes with its own model after the same $STEPS steps."
+  echo "  --shortlist on: the shortlist nmt-train made for its model (the peer has none: its fp32 beside it);"
+  echo "  --int8: nmt's output layer in int8; the peer's every Linear and GRU (PyTorch's dynamic quantization,"
+  echo "  engine ${PEER_INT8_ENGINE:-?}); both: nmt --shortlist on --int8. BLEU: cased, on the lines decoded."
+  [ "$DEVICE" = cpu ] || echo "  int8 rows: CPU only (nmt refuses --int8 with --device cuda)."
   echo "files: $OUT"
 }
 
@@ -241,17 +273,22 @@ main() {
   mkdir -p "$OUT"
   rm -rf "$OUT/nmt" "$OUT/peer" "$OUT/peer-bench"
   preflight
-  TEST_SRC=$DATA/$TEST.de
+  TEST_SRC=$DATA/$TEST.de TEST_REF=$DATA/$TEST.en
   if [ -n "$DECODE_LINES" ]; then
-    TEST_SRC=$OUT/$TEST.first$DECODE_LINES.de
+    TEST_SRC=$OUT/$TEST.first$DECODE_LINES.de TEST_REF=$OUT/$TEST.first$DECODE_LINES.en
     head -n "$DECODE_LINES" "$DATA/$TEST.de" > "$TEST_SRC"
+    head -n "$DECODE_LINES" "$DATA/$TEST.en" > "$TEST_REF"
   fi
   cd "$ROOT"
   train_nmt
-  decode_nmt
+  decode_nmt fp32
+  decode_nmt shortlist --shortlist on
+  [ "$DEVICE" != cpu ] || decode_nmt int8 --int8
+  [ "$DEVICE" != cpu ] || decode_nmt both --shortlist on --int8
   bench_peer
   train_peer
-  decode_peer
+  decode_peer fp32
+  [ "$DEVICE" != cpu ] || decode_peer int8 --int8
   report | tee "$OUT/summary.txt"
 }
 

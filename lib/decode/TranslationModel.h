@@ -33,8 +33,7 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
 // missing (saying how to make one), damaged, or made for other BPE models.
 void loadShortlist(TranslationModel& model);
 // Quantizes the decoder's output layer to int8 for every later step (the checkpoint stays fp32).
-// InputError saying why when the device is not the CPU, no fast int8 engine is there, or the
-// model's output layer is not one product (an untied RNN decoder).
+// InputError saying why when the device is not the CPU or no fast int8 engine is there.
 void quantizeOutput(TranslationModel& model);
 
 }  // namespace nmt

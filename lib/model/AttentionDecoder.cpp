@@ -92,6 +92,16 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   return vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight);
 }
 
+namespace {
+
+// An untied output layer's hidden and embedding columns side by side: what one int8 product runs
+// (the context columns were applied once per sentence by prepare).
+torch::Tensor stepColumns(const torch::Tensor& weight, int64_t H, int64_t D, int64_t E) {
+  return torch::cat({weight.narrow(1, 0, H), weight.narrow(1, H + D, E)}, 1);
+}
+
+}  // namespace
+
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
   OutputSlice slice;
   slice.ids = ids;
@@ -102,14 +112,19 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
   } else {
     slice.weight = output_->weight.index_select(0, slice.deviceIds);
     slice.bias = output_->bias.index_select(0, slice.deviceIds);
+    if (int8Output_)
+      slice.int8 = std::make_shared<Int8Linear>(
+          stepColumns(slice.weight, config_.hiddenSize, encoderOutputSize_, config_.embeddingSize), slice.bias);
   }
   return slice;
 }
 
-bool AttentionDecoderImpl::quantizeOutput() {
-  if (!config_.tieTargetEmbeddings) return false;  // three products: hidden, context, embedding
-  int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-  return true;
+void AttentionDecoderImpl::quantizeOutput() {
+  int8Output_ = config_.tieTargetEmbeddings
+                    ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
+                    : std::make_shared<Int8Linear>(stepColumns(output_->weight, config_.hiddenSize, encoderOutputSize_,
+                                                               config_.embeddingSize),
+                                                   output_->bias);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -145,15 +160,20 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   }
   const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
   // columns: hidden, context, embedding; untied and sliced: only the slice's rows
-  const bool rowsSliced = slice && !config_.tieTargetEmbeddings;
+  const bool tied = config_.tieTargetEmbeddings, rowsSliced = slice && !tied;
   const auto& out = rowsSliced ? slice->weight : output_->weight;
   auto contextPart = context.narrow(1, G, output_->weight.size(0));
   if (rowsSliced) contextPart = contextPart.index_select(1, slice->deviceIds);
-  auto pre = torch::addmm(rowsSliced ? slice->bias : output_->bias, input, out.narrow(1, 0, H).t()) + contextPart;
-  pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
-  const auto& tiedRows = slice ? slice->weight : embedding_->weight;
   const auto& int8 = slice ? slice->int8 : int8Output_;
-  const auto logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, config_.tieTargetEmbeddings, tiedRows);
+  torch::Tensor logits;
+  if (int8 && !tied) {  // the hidden and embedding columns in one int8 product (quantizeOutput)
+    logits = (*int8)(torch::cat({input, embedded}, 1)) + contextPart;
+  } else {
+    auto pre = torch::addmm(rowsSliced ? slice->bias : output_->bias, input, out.narrow(1, 0, H).t()) + contextPart;
+    pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
+    const auto& tiedRows = slice ? slice->weight : embedding_->weight;
+    logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);
+  }
   return {torch::log_softmax(logits, -1), after, weights};
 }
 

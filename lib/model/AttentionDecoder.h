@@ -26,7 +26,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
-  bool quantizeOutput() override;
+  void quantizeOutput() override;
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per
@@ -58,7 +58,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::GRU gru_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
-  std::shared_ptr<const Int8Linear> int8Output_;  // E -> V over the tied embeddings, when quantized
+  std::shared_ptr<const Int8Linear> int8Output_;  // tied: E -> V; untied: [hidden; embedding] -> V (when quantized)
 };
 TORCH_MODULE(AttentionDecoder);
 

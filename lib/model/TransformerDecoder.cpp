@@ -137,10 +137,9 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
   return slice;
 }
 
-bool TransformerDecoderImpl::quantizeOutput() {
+void TransformerDecoderImpl::quantizeOutput() {
   int8Output_ = output_ ? std::make_shared<Int8Linear>(output_->weight, output_->bias)
                         : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-  return true;
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,

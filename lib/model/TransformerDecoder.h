@@ -58,7 +58,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
-  bool quantizeOutput() override;
+  void quantizeOutput() override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
