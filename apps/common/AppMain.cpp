@@ -3,6 +3,9 @@
 #include <fmt/core.h>
 #include <fmt/ostream.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -10,9 +13,25 @@ namespace po = boost::program_options;
 
 namespace nmt::app {
 
+namespace {
+
+// Standard output flushed; false when that or an earlier write to it failed (a full disk, /dev/full).
+bool flushStandardOutput(const std::string& program) {
+  errno = 0;
+  std::cout.flush();  // std::cout writes through stdout: this is stdio's fflush, which sets errno
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout) return true;
+  const int error = errno;
+  fmt::print(stderr, "{}: error: cannot write standard output{}\n", program,
+             error != 0 ? std::string(": ") + std::strerror(error) : "");
+  return false;
+}
+
+}  // namespace
+
 int runMain(const std::string& program, const std::function<int()>& body) {
   try {
-    return body();
+    const int rc = body();
+    return flushStandardOutput(program) ? rc : kExitFailure;
   } catch (const po::error& e) {
     fmt::print(stderr, "{}: {} (see {} --help)\n", program, e.what(), program);
     return kExitUsage;

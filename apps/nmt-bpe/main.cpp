@@ -3,6 +3,7 @@
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/InputError.h"
+#include "util/OutputFile.h"
 #include "util/TextLineReader.h"
 
 #include <fmt/core.h>
@@ -76,6 +77,7 @@ int encodeOrDecode(bool encode, int argc, const char* const argv[]) {
   const BpeModel model(modelPath);
 
   TextLineReader reader(std::cin, "<stdin>");
+  OutputFile output("-");
   std::string line;
   while (reader.next(line)) {
     std::string out;
@@ -102,9 +104,10 @@ int encodeOrDecode(bool encode, int argc, const char* const argv[]) {
       out = model.decodePieces(splitSpaces(line));
     }
     out.push_back('\n');
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);  // so that another program can drive us line by line
+    output.stream() << out;
+    output.flush();  // so that another program can drive us line by line
   }
+  output.commit();
   return app::kExitOk;
 }
 

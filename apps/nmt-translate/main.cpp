@@ -8,13 +8,13 @@
 #include "util/AvailableLines.h"
 #include "util/CudaRuntime.h"
 #include "util/InputError.h"
+#include "util/OutputFile.h"
 #include "util/Stopwatch.h"
 #include "util/TextLineReader.h"
 
 #include <fmt/core.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -23,6 +23,7 @@ using namespace nmt;
 namespace {
 
 struct Output {
+  OutputFile& file;
   std::ostream& out;
   bool scored;  // "LINE ||| translation ||| log-probability" lines (n-best or --scores)
   bool showAttention = false;
@@ -60,7 +61,7 @@ void translateFile(Translator& translator, Output& o, const std::string& path, s
     warnTruncated(path, i + 1, translations[i], max);
     write(o, translations[i], i + 1);
   }
-  o.out.flush();
+  o.file.flush();
 }
 
 // A pipe: translate what has arrived, answer at once, keep going until end of input.
@@ -76,7 +77,7 @@ void translateStream(Translator& translator, Output& o, std::size_t batchSize, s
       warnTruncated("<stdin>", done, t, max);
       write(o, t, done);
     }
-    o.out.flush();
+    o.file.flush();
     lines.clear();
   }
 }
@@ -87,7 +88,7 @@ void interactive(Translator& translator, Output& o, std::size_t max) {
   fmt::print(stderr, "Type a sentence and press Enter. :attn shows or hides attention, :quit leaves.\n");
   std::string line;
   for (std::size_t n = 1;; ++n) {
-    o.out.flush();  // the last answer before the next prompt, also when o.out is a file (--output)
+    o.file.flush();  // the last answer before the next prompt, also when it goes to a file (--output)
     if (!prompt.read("> ", line) || line == ":quit" || line == ":q") break;
     prompt.remember(line);
     if (line == ":attn") {
@@ -141,12 +142,8 @@ int main(int argc, char* argv[]) {
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
     }
     auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
-    std::ofstream file;
-    if (!output.empty()) {
-      file.open(output);
-      if (!file) throw InputError("cannot write " + output);
-    }
-    Output out{output.empty() ? std::cout : file, options.decoding.nbest > 1 || scores};
+    OutputFile file(output.empty() ? "-" : output);
+    Output out{file, file.stream(), options.decoding.nbest > 1 || scores};
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
     options.decoding.keepAttention = prompt;  // the prompt can show it (:attn)
     Translator translator(model, options);
@@ -154,6 +151,7 @@ int main(int argc, char* argv[]) {
     if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
     else if (prompt) interactive(translator, out, model.maxInputLength);
     else translateStream(translator, out, options.batchSize, model.maxInputLength);
+    file.commit();
     if (stats) {
       const double s = clock.seconds();
       const int64_t peak = peakGpuMemoryMiB(runtime.device);

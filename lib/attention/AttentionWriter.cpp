@@ -3,6 +3,7 @@
 #include "attention/Csv.h"
 #include "util/InputError.h"
 #include "util/FileSystem.h"
+#include "util/OutputFile.h"
 
 #include <fmt/core.h>
 
@@ -11,11 +12,6 @@ namespace nmt {
 namespace {
 
 std::string weight(float w) { return fmt::format("{:.6f}", w); }
-
-void openOrThrow(std::ofstream& out, const std::string& file) {
-  out.open(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot write " + file);
-}
 
 }  // namespace
 
@@ -28,11 +24,11 @@ AttentionWriter::AttentionWriter(std::string directory, std::string format, bool
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }
-  openOrThrow(index_, directory_ + "/index.csv");
-  writeCsvRow(index_, {"sentence", "source", "translation"});
+  index_ = std::make_unique<OutputFile>(directory_ + "/index.csv");
+  writeCsvRow(index_->stream(), {"sentence", "source", "translation"});
   if (format_ == "long") {
-    openOrThrow(long_, directory_ + "/attention.csv");
-    writeCsvRow(long_, {"sentence", "target_pos", "target_piece", "source_pos", "source_piece", "weight"});
+    long_ = std::make_unique<OutputFile>(directory_ + "/attention.csv");
+    writeCsvRow(long_->stream(), {"sentence", "target_pos", "target_piece", "source_pos", "source_piece", "weight"});
   }
 }
 
@@ -41,45 +37,42 @@ std::string AttentionWriter::path(std::size_t sentence, const std::string& suffi
 }
 
 void AttentionWriter::writeMatrix(const std::string& file, const Heatmap& map) const {
-  std::ofstream out;
-  openOrThrow(out, file);
+  OutputFile out(file);
   std::vector<std::string> row{""};
   row.insert(row.end(), map.columnLabels.begin(), map.columnLabels.end());
-  writeCsvRow(out, row);
+  writeCsvRow(out.stream(), row);
   for (std::size_t r = 0; r < map.weights.size(); ++r) {
     row = {map.rowLabels[r]};
     for (float w : map.weights[r]) row.push_back(weight(w));
-    writeCsvRow(out, row);
+    writeCsvRow(out.stream(), row);
   }
-  if (!out) throw InputError("cannot write " + file);
+  out.commit();
 }
 
 void AttentionWriter::add(const AttentionRecord& record) {
-  writeCsvRow(index_, {std::to_string(record.sentence), record.source, record.translation});
+  writeCsvRow(index_->stream(), {std::to_string(record.sentence), record.source, record.translation});
   const auto& map = record.attention;
   if (format_ == "matrix") {
     writeMatrix(path(record.sentence, ".csv"), map);
   } else {
     for (std::size_t r = 0; r < map.weights.size(); ++r)
       for (std::size_t c = 0; c < map.columnLabels.size(); ++c)
-        writeCsvRow(long_, {std::to_string(record.sentence), std::to_string(r + 1), map.rowLabels[r],
+        writeCsvRow(long_->stream(), {std::to_string(record.sentence), std::to_string(r + 1), map.rowLabels[r],
                             std::to_string(c + 1), map.columnLabels[c], weight(map.weights[r][c])});
   }
   for (const auto& [name, map] : record.headMaps) writeMatrix(path(record.sentence, "." + name + ".csv"), map);
   if (svg_) {
-    std::ofstream out;
-    openOrThrow(out, path(record.sentence, ".svg"));
-    out << svgHeatmap(map, fmt::format("{}: {}", record.sentence, record.source));
+    OutputFile out(path(record.sentence, ".svg"));
+    out.stream() << svgHeatmap(map, fmt::format("{}: {}", record.sentence, record.source));
+    out.commit();
   }
+  index_->flush();  // a full disk stops the run at this sentence
+  if (long_) long_->flush();
 }
 
 void AttentionWriter::finish() {
-  index_.close();
-  if (!index_) throw InputError("cannot write " + directory_ + "/index.csv");
-  if (long_.is_open()) {
-    long_.close();
-    if (!long_) throw InputError("cannot write " + directory_ + "/attention.csv");
-  }
+  index_->commit();
+  if (long_) long_->commit();
 }
 
 }  // namespace nmt

@@ -1,8 +1,9 @@
 #pragma once
 
 #include "attention/Heatmap.h"
+#include "util/OutputFile.h"
 
-#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,8 @@ class AttentionWriter {
   AttentionWriter(std::string directory, std::string format, bool svg);
 
   void add(const AttentionRecord& record);
-  // Flushes and closes; throws when a file could not be written.
+  // Commits index.csv (and attention.csv). Each file is written under a temporary name and
+  // renamed when whole; a failed write throws WriteError naming the file.
   void finish();
 
  private:
@@ -40,8 +42,8 @@ class AttentionWriter {
   std::string directory_;
   std::string format_;
   bool svg_;
-  std::ofstream index_;
-  std::ofstream long_;
+  std::unique_ptr<OutputFile> index_;
+  std::unique_ptr<OutputFile> long_;  // --format long
 };
 
 }  // namespace nmt

@@ -3,7 +3,7 @@
 #include "model/ModelFactory.h"
 
 #include "tokenization/SpecialIds.h"
-#include "util/AtomicFile.h"
+#include "util/OutputFile.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
 
@@ -95,7 +95,18 @@ void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model) {
 void saveModel(Seq2Seq& model, const std::string& path) {
   torch::serialize::OutputArchive archive;
   writeModel(archive, model);
-  replaceFileAtomically(path, [&](const std::string& tmp) { archive.save_to(tmp); });
+  saveArchive(archive, path);
+}
+
+void saveArchive(torch::serialize::OutputArchive& archive, const std::string& path) {
+  OutputFile file(path);
+  try {
+    archive.save_to(file.stream());
+  } catch (const c10::Error& e) {
+    file.flush();  // a failed write stopped it: say why, with the system's reason
+    throw WriteError("cannot write " + path + ": " + e.what_without_backtrace());
+  }
+  file.commit();
 }
 
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {

@@ -57,8 +57,11 @@ class Seq2SeqImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Seq2Seq);
 
-// Writes the config and weights to `path` atomically (temporary file, flushed, then renamed).
+// Writes the config and weights to `path` atomically (saveArchive).
 void saveModel(Seq2Seq& model, const std::string& path);
+// Writes an archive to `path` as an OutputFile does: the previous file stays as it was until the
+// new one is whole on disk; WriteError "cannot write PATH: REASON" (a full disk) otherwise.
+void saveArchive(torch::serialize::OutputArchive& archive, const std::string& path);
 // The config and weights into an archive that may hold more (a training checkpoint does).
 void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model);
 // Opens a file saved by saveModel or a checkpoint; InputError naming it when missing or corrupt.

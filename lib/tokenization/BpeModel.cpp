@@ -26,8 +26,10 @@ BpeModel::BpeModel(const std::string& modelPath) : path_(modelPath) {
   if (!std::ifstream(modelPath).good()) throw BpeError("cannot open BPE model " + modelPath);
   nmt_spm_model* raw = nullptr;
   char* error = nullptr;
-  if (bridge.load(modelPath.c_str(), &raw, &error) != 0)
-    throwBridgeError("cannot load BPE model " + modelPath + " (not a SentencePiece model?)", error);
+  if (bridge.load(modelPath.c_str(), &raw, &error) != 0) {
+    BridgeBuffer owned{error};  // SentencePiece's own words ("could not parse ModelProto") say no more
+    throw BpeError("cannot load BPE model " + modelPath + ": damaged or not a SentencePiece model");
+  }
   model_.reset(raw, bridge.destroy);
 }
 

@@ -1,13 +1,45 @@
 #include "BpeTrainer.h"
 
 #include "BpeError.h"
+#include "BpeModel.h"
 #include "SpecialIds.h"
 #include "SpmBridgeLibrary.h"
+#include "util/FileSystem.h"
+#include "util/OutputFile.h"
 
+#include <sys/statvfs.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 
 namespace nmt {
+namespace {
+
+void flushToDisk(const std::string& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    throw WriteError("cannot write " + path + ": " + std::strerror(error));
+  }
+  ::close(fd);
+}
+
+// Why SentencePiece's file came out incomplete: it does not say, but a full disk is the usual cause.
+std::string incompleteReason(const std::string& path) {
+  const std::string dir = files::parentDirectory(path);
+  struct statvfs fs {};
+  if (::statvfs(dir.empty() ? "." : dir.c_str(), &fs) == 0 && fs.f_bavail * fs.f_frsize < 1024 * 1024)
+    return std::strerror(ENOSPC);
+  return "SentencePiece wrote an incomplete file";
+}
+
+}  // namespace
 
 void trainBpeModel(const BpeTrainOptions& options) {
   if (options.inputs.empty()) throw BpeError("BPE training needs at least one input file");
@@ -16,6 +48,10 @@ void trainBpeModel(const BpeTrainOptions& options) {
   if (options.characterCoverage <= 0.0 || options.characterCoverage > 1.0)
     throw BpeError("character coverage must be in (0, 1]");
 
+  // SentencePiece writes PREFIX.model and PREFIX.vocab itself: it writes them as PREFIX.tmp.*,
+  // the model is loaded back as a check, and both are renamed into place, the model last (a whole
+  // PREFIX.model is what later runs take as a finished BPE).
+  const std::string tmpPrefix = options.modelPrefix + ".tmp";
   std::string input;
   for (const auto& file : options.inputs) {
     // SentencePiece takes its inputs as one comma-separated list.
@@ -26,7 +62,7 @@ void trainBpeModel(const BpeTrainOptions& options) {
 
   const std::map<std::string, std::string> args = {
       {"input", input},
-      {"model_prefix", options.modelPrefix},
+      {"model_prefix", tmpPrefix},
       {"model_type", "bpe"},
       {"vocab_size", std::to_string(options.vocabSize)},
       {"character_coverage", std::to_string(options.characterCoverage)},
@@ -50,11 +86,31 @@ void trainBpeModel(const BpeTrainOptions& options) {
   }
   const auto& bridge = SpmBridgeLibrary::get();
   char* error = nullptr;
+  const auto removeTmp = [&] {
+    ::unlink((tmpPrefix + ".model").c_str());
+    ::unlink((tmpPrefix + ".vocab").c_str());
+  };
   if (bridge.train(keys.data(), values.data(), keys.size(), options.seed, &error) != 0) {
     std::string message = error ? error : "unknown error";
     bridge.free(error);
+    removeTmp();
     throw BpeError("BPE training failed: " + message);
   }
+  try {
+    try {
+      BpeModel written(tmpPrefix + ".model");
+    } catch (const BpeError&) {  // SentencePiece's file is not whole
+      throw WriteError("cannot write " + options.modelPrefix + ".model: " + incompleteReason(options.modelPrefix));
+    }
+    for (const char* suffix : {".vocab", ".model"}) flushToDisk(tmpPrefix + suffix, O_RDONLY);
+    files::rename(tmpPrefix + ".vocab", options.modelPrefix + ".vocab");
+    files::rename(tmpPrefix + ".model", options.modelPrefix + ".model");
+  } catch (...) {
+    removeTmp();
+    throw;
+  }
+  const std::string dir = files::parentDirectory(options.modelPrefix);
+  flushToDisk(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);
 }
 
 }  // namespace nmt

@@ -18,7 +18,9 @@ struct BpeTrainOptions {
 };
 
 // Trains a SentencePiece BPE model with the toolkit's fixed special ids (SpecialIds.h).
-// Throws BpeError with SentencePiece's reason (e.g. vocabulary too large for the data).
+// Throws BpeError with SentencePiece's reason (e.g. vocabulary too large for the data). Writes
+// PREFIX.model and PREFIX.vocab atomically (under temporary names, checked, then renamed): a
+// full disk gives WriteError "cannot write PREFIX.model: REASON" and leaves neither behind.
 void trainBpeModel(const BpeTrainOptions& options);
 
 }  // namespace nmt

@@ -1,6 +1,5 @@
 #include "train/Checkpoint.h"
 
-#include "util/AtomicFile.h"
 #include "util/InputError.h"
 
 #include <ATen/Context.h>
@@ -45,7 +44,7 @@ void saveCheckpoint(const std::string& path, Seq2Seq& model, torch::optim::Optim
   archive.write(kRandom, generatorState(c10::Device(c10::kCPU)));
   const c10::Device device = deviceOf(model);
   if (device.is_cuda()) archive.write(kCudaRandom, generatorState(device));
-  replaceFileAtomically(path, [&](const std::string& tmp) { archive.save_to(tmp); });
+  saveArchive(archive, path);
 }
 
 void moveOptimizerState(torch::optim::Optimizer& optimizer, const c10::Device& device) {

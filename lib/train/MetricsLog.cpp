@@ -7,7 +7,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 namespace nmt {
@@ -47,7 +49,9 @@ void MetricsLog::append(const MetricsRow& r) {
                       field(r.validLoss, 6), field(r.validPerplexity, 4), field(r.validBleu, 2),
                       fmt::format("{:.6g}", r.learningRate), field(r.tokensPerSecond, 1), field(r.elapsedSeconds, 1),
                       r.workers);
+  errno = 0;
   out_.flush();
+  if (!out_) throw WriteError("cannot write " + path_ + ": " + std::strerror(errno != 0 ? errno : EIO));
 }
 
 }  // namespace nmt

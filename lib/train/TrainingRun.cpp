@@ -2,6 +2,7 @@
 
 #include "data/ParallelCorpus.h"
 #include "data/Shortlist.h"
+#include "tokenization/BpeError.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/AtomicFile.h"
@@ -31,15 +32,29 @@ ParallelCorpus readCorpus(const std::string& what, const std::string& source, co
 }
 
 void writeLinesFile(const std::string& path, const std::vector<std::string>& lines) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  for (const auto& line : lines) out << line << '\n';
-  if (!out) throw InputError("cannot write " + path);
+  OutputFile out(path);
+  for (const auto& line : lines) out.stream() << line << '\n';
+  out.commit();
+}
+
+// The BPE models a directory holds, loaded once as a check: a damaged one is refused saying how to
+// recover (with no weights trained on it yet, nmt-train can simply train it again).
+void checkBpeModels(const ModelDirectory& dir) {
+  for (const auto& path : {dir.sourceBpeModel(), dir.targetBpeModel()}) {
+    try {
+      BpeModel check(path);
+    } catch (const BpeError& e) {
+      throw InputError(std::string(e.what()) + (dir.hasCheckpoint() ? "; the weights here were trained with it: restore it from a copy"
+                                                                    : "; delete it and nmt-train trains a new one"));
+    }
+  }
 }
 
 // Trains the BPE model(s) on the training text unless the directory has them already.
 void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const ParallelCorpus& train, unsigned threads,
                 Progress& progress) {
   if (dir.hasBpeModels()) {
+    checkBpeModels(dir);
     progress.message(fmt::format("BPE: reusing {}", files::exists(dir.jointBpe())
                                                         ? dir.jointBpe()
                                                         : dir.sourceBpe() + " and " + dir.targetBpe()));
@@ -58,7 +73,7 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const Parallel
     options.modelPrefix = modelPath.substr(0, modelPath.size() - std::string(".model").size());
     try {
       trainBpeModel(options);
-    } catch (const std::exception& e) {
+    } catch (const BpeError& e) {  // SentencePiece's refusal, not a failed write
       throw InputError(std::string(e.what()) + " (try a smaller --vocab-size)");
     }
   };

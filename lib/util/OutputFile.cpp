@@ -1,0 +1,122 @@
+#include "util/OutputFile.h"
+
+#include "util/FileSystem.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace nmt {
+
+// A stream buffer over a file descriptor that keeps the first write error (errno) instead of
+// losing it in an iostream state bit, so that the message can say why. After an error it takes
+// and drops whatever comes, so that no writer fails halfway: LibTorch's archive writer, failing,
+// throws again from its destructor and ends the process. flush() and commit() report the error.
+class OutputFile::Buffer : public std::streambuf {
+ public:
+  explicit Buffer(int fd) : fd_(fd), data_(64 * 1024) { setp(data_.data(), data_.data() + data_.size()); }
+
+  int fd() const { return fd_; }
+  int error() const { return error_; }
+
+  // Writes out the buffer; false (error() says why) when that fails.
+  bool drain() {
+    const char* p = pbase();
+    std::size_t left = static_cast<std::size_t>(pptr() - pbase());
+    while (left > 0 && error_ == 0) {
+      const ssize_t n = ::write(fd_, p, left);
+      if (n < 0) {
+        if (errno != EINTR) error_ = errno;
+        continue;
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    setp(data_.data(), data_.data() + data_.size());
+    return error_ == 0;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    drain();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override {
+    drain();
+    return 0;
+  }
+
+ private:
+  int fd_;
+  std::vector<char> data_;
+  int error_ = 0;
+};
+
+namespace {
+
+[[noreturn]] void fail(const std::string& name, int error) {
+  throw WriteError("cannot write " + name + ": " + std::strerror(error));
+}
+
+}  // namespace
+
+OutputFile::OutputFile(const std::string& path)
+    : path_(path), tmp_(path == "-" ? "" : path + ".tmp"), name_(path == "-" ? "standard output" : path), stream_(nullptr) {
+  int fd = STDOUT_FILENO;
+  if (!tmp_.empty()) {
+    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) fail(tmp_, errno);
+  } else {
+    std::fflush(stdout);  // what stdio holds goes first
+  }
+  buffer_ = std::make_unique<Buffer>(fd);
+  stream_.rdbuf(buffer_.get());
+}
+
+OutputFile::~OutputFile() {
+  if (tmp_.empty()) {
+    buffer_->drain();  // standard output: what was written goes out (a failure was for flush() to report)
+    return;
+  }
+  if (committed_) return;
+  ::close(buffer_->fd());
+  ::unlink(tmp_.c_str());
+}
+
+void OutputFile::flush() {
+  if (!buffer_->drain()) fail(name_, buffer_->error());
+}
+
+void OutputFile::commit() {
+  flush();
+  if (tmp_.empty() || committed_) return;
+  if (::fsync(buffer_->fd()) != 0) fail(name_, errno);
+  const int closed = ::close(buffer_->fd());
+  committed_ = true;  // the descriptor is gone either way; a failure below removes the file here
+  if (closed != 0) {
+    const int error = errno;
+    ::unlink(tmp_.c_str());
+    fail(name_, error);
+  }
+  try {
+    files::rename(tmp_, path_);
+  } catch (...) {
+    ::unlink(tmp_.c_str());
+    throw;
+  }
+  const std::string dir = files::parentDirectory(path_);
+  const int dirFd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd >= 0) {  // the new name on disk too; a directory that cannot be opened is still renamed in
+    ::fsync(dirFd);
+    ::close(dirFd);
+  }
+}
+
+}  // namespace nmt
