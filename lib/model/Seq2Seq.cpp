@@ -4,6 +4,7 @@
 
 #include "tokenization/SpecialIds.h"
 #include "util/OutputFile.h"
+#include "util/ZipChecksums.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
 
@@ -111,6 +112,8 @@ void saveArchive(torch::serialize::OutputArchive& archive, const std::string& pa
 
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
   if (!files::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
+  if (const auto damage = zipArchiveDamage(path); !damage.empty())
+    throw InputError("cannot load model " + path + ": " + damage);
   try {
     archive.load_from(path, torch::kCPU);
   } catch (const c10::Error&) {

@@ -64,7 +64,8 @@ void saveModel(Seq2Seq& model, const std::string& path);
 void saveArchive(torch::serialize::OutputArchive& archive, const std::string& path);
 // The config and weights into an archive that may hold more (a training checkpoint does).
 void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model);
-// Opens a file saved by saveModel or a checkpoint; InputError naming it when missing or corrupt.
+// Opens a file saved by saveModel or a checkpoint; InputError naming it when missing or corrupt,
+// its records checked against their CRC-32s first (zipArchiveDamage: LibTorch does not check).
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path);
 // Rebuilds the model an archive holds; `path` names it in errors.
 Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device);

@@ -44,6 +44,8 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
         auto s = value[i].get<std::string>();
         if (s.find_first_of("\r\n") != std::string::npos)
           throw bad(fmt::format("\"text\"[{}] contains a line break: send one sentence per entry", i));
+        if (const auto problem = controlCharacterProblem(s); !problem.empty())
+          throw bad(fmt::format("\"text\"[{}] has a {}", i, problem));
         r.texts.push_back(std::move(s));
       }
       hasText = true;

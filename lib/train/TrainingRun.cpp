@@ -8,12 +8,16 @@
 #include "util/AtomicFile.h"
 #include "util/BlasKernels.h"
 #include "util/CudaRuntime.h"
+#include "util/DirectoryLock.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
 #include "util/Precision.h"
+#include "util/ZipChecksums.h"
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <optional>
 #include <fstream>
 
 namespace nmt {
@@ -47,6 +51,23 @@ void checkBpeModels(const ModelDirectory& dir) {
       throw InputError(std::string(e.what()) + (dir.hasCheckpoint() ? "; the weights here were trained with it: restore it from a copy"
                                                                     : "; delete it and nmt-train trains a new one"));
     }
+  }
+}
+
+// Opens last.pt to resume. When it is damaged, training cannot resume (only last.pt holds the
+// optimizer's state), and the error names the newest intact weights: kept/, then best.pt.
+void openCheckpoint(torch::serialize::InputArchive& archive, const ModelDirectory& dir) {
+  try {
+    openArchive(archive, dir.last());
+  } catch (const InputError& e) {
+    auto candidates = dir.keptCheckpoints();
+    std::reverse(candidates.begin(), candidates.end());
+    candidates.push_back(dir.best());
+    for (const auto& weights : candidates)
+      if (files::exists(weights) && zipArchiveDamage(weights).empty())
+        throw InputError(std::string(e.what()) + "; training cannot resume from it (intact weights, without the "
+                         "training state: " + weights + ")");
+    throw;
   }
 }
 
@@ -137,14 +158,25 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   const unsigned threads = request.runtime.threads > 0 ? static_cast<unsigned>(request.runtime.threads) : 2u;
 
   const ModelDirectory dir(request.modelDir);
-  if (request.resume && !dir.hasCheckpoint())
-    throw InputError("nothing to resume: " + dir.last() + " does not exist");
-  if (!request.resume && dir.hasCheckpoint())
-    throw InputError(dir.root() + " already holds a training run (" + dir.last() +
-                     "); continue it with --resume or choose another --model-dir");
+  const auto checkRunState = [&] {
+    if (request.resume && !dir.hasCheckpoint())
+      throw InputError("nothing to resume: " + dir.last() + " does not exist");
+    if (!request.resume && dir.hasCheckpoint())
+      throw InputError(dir.root() + " already holds a training run (" + dir.last() +
+                       "); continue it with --resume or choose another --model-dir");
+  };
+  // one writer at a time (its workers aside): another nmt-train on this folder stops at once
+  std::optional<DirectoryLock> lock;
+  const auto takeLock = [&] {
+    if (group.writesFiles() && !lock) lock.emplace(dir.root(), "nmt-train", "choose another --model-dir");
+  };
+  if (files::isDirectory(dir.root())) takeLock();
+  checkRunState();
   const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
   const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
   files::createDirectories(dir.root());  // only once the data has passed its checks
+  takeLock();
+  checkRunState();  // again: a run that held the lock until now may have left a checkpoint
   progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(runtime.precision),
                                runtime.threadInfo));
   progress.message(runtime.kernelLine);
@@ -169,7 +201,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
 
   torch::manual_seed(request.seed);
   torch::serialize::InputArchive checkpoint;
-  if (request.resume) openArchive(checkpoint, dir.last());
+  if (request.resume) openCheckpoint(checkpoint, dir);
   Seq2Seq model = buildModel(effective, dir, device, request.resume ? &checkpoint : nullptr);
   group.broadcastParameters(model->parameters());  // the same weights on every worker from the start
   // the machine goes with the options: speeds in metrics.csv depend on it

@@ -12,6 +12,8 @@ void checkInputLine(std::string& line, const std::string& name, std::size_t numb
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (auto bad = firstInvalidUtf8(line))
     throw InputError(name + ":" + std::to_string(number) + ": invalid UTF-8 at byte " + std::to_string(*bad + 1));
+  if (const auto problem = controlCharacterProblem(line); !problem.empty())
+    throw InputError(name + ":" + std::to_string(number) + ": " + problem);
 }
 
 TextLineReader::TextLineReader(std::string path) : name_(std::move(path)), file_(name_), in_(&file_) {

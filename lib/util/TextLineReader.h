@@ -8,7 +8,9 @@
 namespace nmt {
 
 // What every input line goes through: strips a trailing '\r' and throws InputError
-// "NAME:NUMBER: invalid UTF-8 at byte N" when the line is not UTF-8. For lines read by other means.
+// "NAME:NUMBER: invalid UTF-8 at byte N" when the line is not UTF-8, or "NAME:NUMBER: control
+// character U+0000 at byte N (only tab is allowed)" (controlCharacterProblem). For lines read by
+// other means.
 void checkInputLine(std::string& line, const std::string& name, std::size_t number);
 
 // Reads a UTF-8 text file line by line, counting lines from 1; each line goes through

@@ -1,5 +1,7 @@
 #include "util/Utf8.h"
 
+#include <cstdio>
+
 namespace nmt {
 
 std::optional<std::size_t> firstInvalidUtf8(std::string_view text) {
@@ -34,6 +36,18 @@ std::optional<std::size_t> firstInvalidUtf8(std::string_view text) {
     i += len;
   }
   return std::nullopt;
+}
+
+std::string controlCharacterProblem(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7F) {
+      char code[8];
+      std::snprintf(code, sizeof code, "%04X", c);
+      return std::string("control character U+") + code + " at byte " + std::to_string(i + 1) + " (only tab is allowed)";
+    }
+  }
+  return "";
 }
 
 }  // namespace nmt

@@ -152,7 +152,7 @@ expect_fail 1 "$BIN/nmt-translate" --model nowhere --input in.txt
 expect_line "$ERR" "nmt-translate: error: model directory nowhere does not exist (train one with nmt-train)"
 mkdir broken; cp run/*.model broken/; head -c 1000 run/best.pt > broken/best.pt
 expect_fail 1 "$BIN/nmt-translate" --model broken --input in.txt
-expect_line "$ERR" "nmt-translate: error: cannot load model broken/best.pt: not a model file or corrupt"
+expect_line "$ERR" "nmt-translate: error: cannot load model broken/best.pt: truncated (no end of central directory)"
 rm broken/best.pt
 expect_fail 1 "$BIN/nmt-translate" --model broken --input in.txt
 expect_line "$ERR" "nmt-translate: error: cannot open model broken/best.pt: No such file or directory"

@@ -40,6 +40,19 @@ TEST_CASE("invalid UTF-8 names the file and line") {
         dir.file("s.txt") + ":2: invalid UTF-8 at byte 10");
 }
 
+TEST_CASE("control characters but tab name the file, line and byte; tab and a CRLF ending pass") {
+  test::TempDir dir;
+  test::writeFile(dir.file("s.txt"), std::string("gut\tso\r\nEin") + '\0' + "Hund\n");
+  test::writeLines(dir.file("t.txt"), {"good", "a dog"});
+  CHECK(errorOf([&] { ParallelCorpus::fromFiles(dir.file("s.txt"), dir.file("t.txt")); }) ==
+        dir.file("s.txt") + ":2: control character U+0000 at byte 4 (only tab is allowed)");
+  test::writeFile(dir.file("s.txt"), "gut\tso\r\nbel\x07l\n");
+  CHECK(errorOf([&] { ParallelCorpus::fromFiles(dir.file("s.txt"), dir.file("t.txt")); }) ==
+        dir.file("s.txt") + ":2: control character U+0007 at byte 4 (only tab is allowed)");
+  test::writeFile(dir.file("s.txt"), "gut\tso\r\nbellt\n");
+  CHECK(ParallelCorpus::fromFiles(dir.file("s.txt"), dir.file("t.txt")).pairs().size() == 2);
+}
+
 TEST_CASE("a missing file is named") {
   test::TempDir dir;
   test::writeLines(dir.file("t.txt"), {"x"});

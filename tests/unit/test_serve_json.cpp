@@ -51,6 +51,11 @@ TEST_CASE("a bad translate request is refused with its status and a message nami
   CHECK(refusal(R"({"text": "a"})") == R{400, "\"text\" must be an array of strings"});
   CHECK(refusal(R"({"text": ["a", 3]})") == R{400, "\"text\"[1] must be a string"});
   CHECK(refusal(R"({"text": ["a\nb"]})") == R{400, "\"text\"[0] contains a line break: send one sentence per entry"});
+  // a NUL would cut the pieces at the SentencePiece bridge: control characters are refused, tab is not
+  CHECK(refusal(R"({"text": ["ok", "Ein\u0000Hund"]})") ==
+        R{400, "\"text\"[1] has a control character U+0000 at byte 4 (only tab is allowed)"});
+  CHECK(refusal(R"({"text": ["a\u007f"]})") == R{400, "\"text\"[0] has a control character U+007F at byte 2 (only tab is allowed)"});
+  CHECK(refusal(R"({"text": ["a\tb"]})") == R{0, ""});
   CHECK(refusal(R"({"text": ["a"], "beem": 2})") ==
         R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention)"});
   CHECK(refusal(R"({"text": ["a"], "beam": 11})") == R{400, "\"beam\" must be between 1 and 10, got 11"});
