@@ -25,9 +25,11 @@ void answerError(httplib::Response& response, int status, const std::string& mes
 
 }  // namespace
 
-TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections)
+TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections,
+                                     int readTimeoutSeconds)
     : models_(std::move(models)), limits_(limits) {
   server_.new_task_queue = [connections] { return new httplib::ThreadPool(connections); };
+  server_.set_read_timeout(readTimeoutSeconds, 0);
   server_.set_payload_max_length(limits_.maxRequestBytes);
   // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, which lets a second server share the port unnoticed
   server_.set_socket_options([this](socket_t sock) {
@@ -62,8 +64,11 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
     }
     response.set_content(modelsResponse(info), kJson);
   });
-  server_.Post("/v1/translate", [this](const httplib::Request& request, httplib::Response& response) {
-    translate(request, response);
+  // The body is read here, not by httplib, so that the byte limit holds for chunked bodies too.
+  server_.Post("/v1/translate", [this](const httplib::Request& request, httplib::Response& response,
+                                       const httplib::ContentReader& content) {
+    std::string body;
+    if (readBody(request, content, body, response)) translate(body, response);
   });
   // Statuses set by httplib itself (404, 413, ...) get a JSON body too; ours already have one.
   server_.set_error_handler([this](const httplib::Request& request, httplib::Response& response) {
@@ -73,6 +78,10 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
                                              limits_.maxRequestBytes));
     else if (response.status == 404)
       answerError(response, 404, fmt::format("no such endpoint: {} {}", request.method, request.path));
+    else if (response.status == 400 && (request.method.empty() || request.version.empty()))
+      answerError(response, 400, "the request line could not be read (expected METHOD PATH HTTP/1.1, under 8 KB)");
+    else if (response.status == 400)
+      answerError(response, 400, "the request headers could not be read (a malformed header line, or headers over 8 KB)");
     else
       answerError(response, response.status, fmt::format("HTTP status {}", response.status));
   });
@@ -97,10 +106,46 @@ ServedModel& TranslationServer::model(const std::string& name) {
   throw RequestError(404, fmt::format("unknown model \"{}\" (this server has: {})", name, names));
 }
 
-void TranslationServer::translate(const httplib::Request& request, httplib::Response& response) {
+bool TranslationServer::readBody(const httplib::Request& request, const httplib::ContentReader& content,
+                                 std::string& body, httplib::Response& response) const {
+  // Without either header the body would end only when the client closes: refused at once
+  const bool chunked = request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos;
+  if (!chunked && !request.has_header("Content-Length")) {
+    answerError(response, 411, "POST /v1/translate needs a Content-Length header (or a chunked body)");
+    response.set_header("Connection", "close");
+    return false;
+  }
+  const auto overLimit = [&] {
+    answerError(response, 413,
+                fmt::format("the request body is over this server's limit of {} bytes", limits_.maxRequestBytes));
+    response.set_header("Connection", "close");  // the rest of the body is not read
+    return false;
+  };
+  bool tooLarge = false;
+  const bool whole = content([&](const char* data, std::size_t length) {
+    if (body.size() + length > limits_.maxRequestBytes) return !(tooLarge = true);
+    body.append(data, length);
+    return true;
+  });
+  if (tooLarge || response.status == 413) return overLimit();  // 413: httplib's Content-Length check
+  if (!whole) {
+    answerError(response, 400, chunked ? "the chunked request body is malformed or ended early"
+                                       : "the request body ended before its Content-Length");
+    response.set_header("Connection", "close");
+    return false;
+  }
+  return true;
+}
+
+void TranslationServer::translate(const std::string& body, httplib::Response& response) {
   const Stopwatch clock;
+  ++inFlight_;
+  struct Done {
+    std::atomic<std::size_t>& count;
+    ~Done() { --count; }
+  } done{inFlight_};
   try {
-    const auto parsed = parseTranslateRequest(request.body, limits_);
+    const auto parsed = parseTranslateRequest(body, limits_);
     auto& served = model(parsed.model);
     auto future = served.translator->submit(parsed.texts, {parsed.beam, parsed.nbest, parsed.attention});
     const auto translations = future.get();

@@ -22,7 +22,9 @@ struct ServedModel {
 class TranslationServer {
  public:
   // `connections`: connections served at once (one thread each; more wait for a free one).
-  TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections);
+  // `readTimeoutSeconds`: how long a connection may send nothing while its request is read.
+  TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections,
+                    int readTimeoutSeconds);
 
   // Binds host:port (0: any free port) and returns the port; throws InputError when it cannot.
   int bind(const std::string& host, int port);
@@ -32,15 +34,22 @@ class TranslationServer {
   void stop() { server_.stop(); }
   bool running() const { return server_.is_running(); }
   std::size_t requestsAnswered() const { return answered_; }
+  // Translation requests read whole and not yet answered (a stop waits for these, not for
+  // connections still sending their requests).
+  std::size_t requestsInFlight() const { return inFlight_; }
 
  private:
-  void translate(const httplib::Request& request, httplib::Response& response);
+  // The body as sent, Content-Length or chunked, within the byte limit; false with the refusal
+  // (411, 413, 400) in `response`.
+  bool readBody(const httplib::Request& request, const httplib::ContentReader& content, std::string& body,
+                httplib::Response& response) const;
+  void translate(const std::string& body, httplib::Response& response);
   ServedModel& model(const std::string& name);
 
   std::vector<ServedModel> models_;
   RequestLimits limits_;
   httplib::Server server_;
-  std::atomic<std::size_t> answered_{0};
+  std::atomic<std::size_t> answered_{0}, inFlight_{0};
   int listenSocket_ = -1;  // the listening socket, as httplib created it
 };
 

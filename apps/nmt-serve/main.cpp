@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 namespace po = boost::program_options;
@@ -33,15 +34,29 @@ std::pair<std::string, std::string> modelSpec(const std::string& spec) {
 }
 
 // Stops the server on SIGINT or SIGTERM (a second one kills as usual), from a thread that watches
-// StopSignal's flag: a signal handler itself may not call into the server. Requests under way are
-// answered before listen() returns.
+// StopSignal's flag: a signal handler itself may not call into the server. Requests being
+// translated are answered; connections still sending a request (a slow or stalled client) are
+// waited for at most kStopGrace, then the process ends without them.
 class StopOnSignal {
  public:
+  static constexpr std::chrono::seconds kStopGrace{3};
+
   explicit StopOnSignal(TranslationServer& server) {
     StopSignal::install();
     thread_ = std::thread([this, &server] {
+      std::chrono::steady_clock::time_point stopping{};
       while (!done_) {
-        if (StopSignal::received()) server.stop();  // repeated: a stop() before listen() starts is lost
+        if (StopSignal::received()) {
+          server.stop();  // repeated: a stop() before listen() starts is lost
+          const auto now = std::chrono::steady_clock::now();
+          if (stopping == std::chrono::steady_clock::time_point{}) stopping = now;
+          if (now - stopping >= kStopGrace && server.requestsInFlight() == 0) {
+            fmt::print(stderr, "nmt-serve: {}: stopped after answering {} translation requests; closed the "
+                               "connections still sending requests after {} s\n",
+                       StopSignal::name(StopSignal::received()), server.requestsAnswered(), kStopGrace.count());
+            std::_Exit(0);  // their threads are blocked reading: nothing else is left to finish
+          }
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     });
@@ -64,7 +79,8 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> modelSpecs;
     std::string host = "127.0.0.1", weights = "best.pt";
     int port = 8080, batchWaitMs = 5, decoders = 0;
-    std::size_t connections = 128;
+    std::size_t connections = 1024;
+    int readTimeout = 2;
     RuntimeOptions runtimeOptions;
     RequestLimits limits;
     BatchingTranslatorOptions batching;
@@ -87,7 +103,10 @@ int main(int argc, char* argv[]) {
     table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
     app::declareLengthOptions(table, batching.decoding);
     app::declareFastDecodingOptions(table, batching.decoding);
-    table.add("connections", connections, "connections served at once, one thread each (more wait for a free one)");
+    table.add("connections", connections,
+              "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
+    table.add("read-timeout", readTimeout,
+              "seconds a client may send nothing while its request is read before it is closed");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-serve", "nmt-serve --model DIR [--model NAME=DIR ...] [--host H] [--port P] [options]",
                                argc, argv, table.description(), {}, vm))
@@ -98,6 +117,7 @@ int main(int argc, char* argv[]) {
     if (limits.maxSentences < 1) throw po::error("--max-sentences must be at least 1");
     if (limits.maxBeam < 1) throw po::error("--max-beam must be at least 1");
     if (connections < 1) throw po::error("--connections must be at least 1");
+    if (readTimeout < 1) throw po::error("--read-timeout must be at least 1");
     if (decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");
     batching.batchWait = std::chrono::milliseconds(batchWaitMs);
 
@@ -132,7 +152,7 @@ int main(int argc, char* argv[]) {
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 
-    TranslationServer server(std::move(models), limits, connections);
+    TranslationServer server(std::move(models), limits, connections, readTimeout);
     const int bound = server.bind(host, port);
     fmt::print(stderr, "nmt-serve: device {}, precision {}; {}\nnmt-serve: {}\n", runtime.device.str(),
                precisionName(runtime.precision), threadInfo, runtime.kernelLine);

@@ -2,8 +2,11 @@
 """End-to-end test of nmt-serve's HTTP API with a tiny model trained here.
 Usage: nmt_serve.py BIN_DIR"""
 import http.client
+import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -142,6 +145,81 @@ def api(workdir):
         check(code == 0 and "SIGTERM: stopped after answering" in server.stderr(), f"stop: {code} {server.stderr()}")
 
 
+def raw_exchange(port, data, timeout=30):
+    """(seconds, status line, body) of bytes sent as they are on a new connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        start = time.time()
+        s.sendall(data)
+        reply = b""
+        while True:
+            head, _, body = reply.partition(b"\r\n\r\n")
+            length = re.search(rb"Content-Length: (\d+)", head)
+            if length and len(body) >= int(length.group(1)):
+                break
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    return time.time() - start, head.split(b"\r\n")[0].decode(), body[:int(length.group(1))].decode() if length else ""
+
+
+def unfriendly_clients():
+    """Bodies over the limit however framed, requests httplib cannot read, slow and stalled clients, a stop."""
+    body = json.dumps({"text": ["der Hund"]}).encode()
+    post = b"POST /v1/translate HTTP/1.1\r\nHost: x\r\n"
+    with Server(BIN, "--model", "run", "--max-request-bytes", "20000") as server:
+        def expect(data, status_line, error):
+            seconds, line, answer = raw_exchange(server.port, data)
+            check(line == status_line and json.loads(answer) == {"error": error}, f"expected {status_line} {error!r}, got {line} {answer}")
+            check(seconds < 2, f"{status_line} took {seconds:.1f} s")
+        chunks = b"".join(b"%x\r\n" % 10000 + b"a" * 10000 + b"\r\n" for _ in range(300)) + b"0\r\n\r\n"
+        expect(post + b"Transfer-Encoding: chunked\r\n\r\n" + chunks, "HTTP/1.1 413 Payload Too Large",
+               "the request body is over this server's limit of 20000 bytes")
+        expect(post + b"\r\n" + body, "HTTP/1.1 411 Length Required",
+               "POST /v1/translate needs a Content-Length header (or a chunked body)")
+        expect(post + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", "HTTP/1.1 400 Bad Request",
+               "the chunked request body is malformed or ended early")
+        expect(b"HELLO THERE\r\n\r\n", "HTTP/1.1 400 Bad Request",
+               "the request line could not be read (expected METHOD PATH HTTP/1.1, under 8 KB)")
+        expect(b"GET /health HTTP/1.1\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n", "HTTP/1.1 400 Bad Request",
+               "the request headers could not be read (a malformed header line, or headers over 8 KB)")
+        # a chunked body within the limit, and any Content-Type (curl -d sends a form's), are read as JSON
+        for framing in (b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n",
+                        b"Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body) + body):
+            _, line, answer = raw_exchange(server.port, post + framing)
+            check(line == "HTTP/1.1 200 OK" and json.loads(answer)["translations"][0]["text"] == "the dog", f"{line} {answer}")
+
+        # 150 clients that stall in the request line and 150 that send a byte every half second: others are
+        # answered at once (with 128 threads for connections, a request waited 5 to 19 s)
+        stop = threading.Event()
+        held = []
+        def trickle(s):
+            for byte in b"X-Slow: header\r\n" * 1000:
+                if stop.wait(0.5):
+                    return
+                try:
+                    s.send(bytes([byte]))
+                except OSError:
+                    return
+        for k in range(300):
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(b"POST /v1/trans" if k % 2 else post)
+            held.append(s)
+            if not k % 2:
+                threading.Thread(target=trickle, args=(s,), daemon=True).start()
+        time.sleep(1)
+        seconds, line, _ = raw_exchange(server.port, post + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        check(line == "HTTP/1.1 200 OK" and seconds < 3, f"with 300 slow clients: {line} after {seconds:.1f} s")
+        # a stop does not wait for clients still sending their requests (beyond 3 s)
+        start = time.time()
+        code = server.stop()
+        check(code == 0 and time.time() - start < 10, f"stop with slow clients: exit {code} after {time.time() - start:.1f} s")
+        check("closed the connections still sending requests after 3 s" in server.stderr(), server.stderr())
+        stop.set()
+        for s in held:
+            s.close()
+
+
 def port_in_use():
     with Server(BIN, "--model", "run") as first:
         done = subprocess.run([f"{BIN}/nmt-serve", "--model", "run", "--port", str(first.port)],
@@ -174,4 +252,5 @@ with tempfile.TemporaryDirectory() as workdir:
     two_decoders()
     port_in_use()
     drains_on_sigterm()
+    unfriendly_clients()
 print(f"nmt_serve.py: {serve_support.checks} checks passed")
