@@ -12,13 +12,14 @@
 #
 #   bench/vs-peer.sh [--device cuda|cpu] [--steps 300] [--data data/multi30k] [--out runs/vs-peer]
 #                        [--peer ../shared/peers/torch_seq2seq.py] [--python python3] [--batch-tokens 4096]
-#                        [--decode-lines N] [--threads N]
+#                        [--decode-lines N] [--threads N] [--decode-only]
 #   bench/vs-peer.sh --device cpu --steps 4 --decode-lines 64 --python /usr/bin/python3   # a quick check
 #
 # Defaults are relative to the repository root, paths given on the command line to the current directory.
 # The peer needs PyTorch and sentencepiece in --python (Debian: python3-torch python3-sentencepiece, in
 # /usr/bin/python3); --device cuda needs CUDA builds of both LibTorch (nmt) and PyTorch. NMT_BIN overrides
-# the folder of the nmt binaries (default build/bin). --decode-lines decodes only the test set's first N
+# the folder of the nmt binaries (default build/bin). --decode-only leaves out the peer's training
+# benchmark (its tokens/s row), about a third of the run on a CPU. --decode-lines decodes only the test set's first N
 # lines (both sides). Both sides run the same thread layout, the fastest for both: LibTorch's (PyTorch's)
 # intra-op pool at 1 thread and OpenBLAS at --threads N (nmt: --threads N; the peer: --threads 1 with
 # OPENBLAS_NUM_THREADS=N); without --threads OpenBLAS uses its default (all cores) on both sides. Exit status 0 only if every step succeeded.
@@ -30,13 +31,13 @@ CONFIG=$ROOT/configs/multi30k-de-en-rnn-reference.ini
 TEST=test_2016_flickr
 
 DEVICE=cuda STEPS=300 DATA=$ROOT/data/multi30k PEER=$ROOT/../shared/peers/torch_seq2seq.py PYTHON=python3
-OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS=""
+OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS="" DECODE_ONLY="" PEER_TRAIN=""
 PEER_ENV=(env)  # + OPENBLAS_NUM_THREADS=N with --threads N
 declare -A NMT_DECODE NMT_BLEU PEER_DECODE PEER_BLEU  # by row: fp32, shortlist, int8, both
 
 usage() {
   echo "usage: $0 [--device cuda|cpu] [--steps N] [--data DIR] [--peer PATH] [--python PYTHON] [--out DIR]" \
-       "[--batch-tokens N] [--decode-lines N] [--threads N]" >&2
+       "[--batch-tokens N] [--decode-lines N] [--threads N] [--decode-only]" >&2
   exit 2
 }
 
@@ -67,7 +68,7 @@ run_step() {
 
 parse_args() {
   while [ $# -gt 0 ]; do
-    [ $# -ge 2 ] || usage
+    [ $# -ge 2 ] || [ "$1" = --decode-only ] || usage
     case $1 in
       --device) DEVICE=$2 ;;
       --steps) STEPS=$2 ;;
@@ -78,6 +79,7 @@ parse_args() {
       --batch-tokens) BATCH_TOKENS=$2 ;;
       --decode-lines) DECODE_LINES=$2 ;;
       --threads) THREADS=$2 ;;
+      --decode-only) DECODE_ONLY=yes; shift; continue ;;
       *) usage ;;
     esac
     shift 2
@@ -245,7 +247,11 @@ report() {
   echo "peer:   $peer_torch; torch intra-op threads 1, OpenBLAS threads ${THREADS:-default}; $(basename "$PEER")"
   echo
   printf '%-30s %10s %10s %9s %9s %9s\n' "" nmt peer nmt/peer "nmt BLEU" "peer BLEU"
-  printf '%-30s %10.0f %10.0f %9s\n' "training tokens/s" "$NMT_TRAIN" "$PEER_TRAIN" "$(ratio "$NMT_TRAIN" "$PEER_TRAIN")"
+  if [ -n "$PEER_TRAIN" ]; then
+    printf '%-30s %10.0f %10.0f %9s\n' "training tokens/s" "$NMT_TRAIN" "$PEER_TRAIN" "$(ratio "$NMT_TRAIN" "$PEER_TRAIN")"
+  else
+    printf '%-30s %10.0f %10s %9s\n' "training tokens/s" "$NMT_TRAIN" - -
+  fi
   decode_row "greedy pieces/s" fp32 fp32
   decode_row "  nmt --shortlist on" shortlist fp32
   decode_row "  nmt --int8, peer --int8" int8 int8
@@ -285,7 +291,7 @@ main() {
   decode_nmt shortlist --shortlist on
   [ "$DEVICE" != cpu ] || decode_nmt int8 --int8
   [ "$DEVICE" != cpu ] || decode_nmt both --shortlist on --int8
-  bench_peer
+  [ -n "$DECODE_ONLY" ] || bench_peer
   train_peer
   decode_peer fp32
   [ "$DEVICE" != cpu ] || decode_peer int8 --int8
