@@ -82,6 +82,10 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
       answerError(response, 400, "the request line could not be read (expected METHOD PATH HTTP/1.1, under 8 KB)");
     else if (response.status == 400)
       answerError(response, 400, "the request headers could not be read (a malformed header line, or headers over 8 KB)");
+    else if (response.status == 414)  // newer httplibs (Debian 13's) say these themselves
+      answerError(response, 414, "the request line is over 8 KB");
+    else if (response.status == 431)
+      answerError(response, 431, "the request headers are over 8 KB");
     else
       answerError(response, response.status, fmt::format("HTTP status {}", response.status));
   });

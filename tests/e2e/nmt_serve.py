@@ -181,8 +181,11 @@ def unfriendly_clients():
                "the chunked request body is malformed or ended early")
         expect(b"HELLO THERE\r\n\r\n", "HTTP/1.1 400 Bad Request",
                "the request line could not be read (expected METHOD PATH HTTP/1.1, under 8 KB)")
-        expect(b"GET /health HTTP/1.1\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n", "HTTP/1.1 400 Bad Request",
-               "the request headers could not be read (a malformed header line, or headers over 8 KB)")
+        # httplib 0.11 (Debian 12) answers 400, later ones 431
+        seconds, line, answer = raw_exchange(server.port, b"GET /health HTTP/1.1\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n")
+        check((line, json.loads(answer)["error"]) in [
+            ("HTTP/1.1 400 Bad Request", "the request headers could not be read (a malformed header line, or headers over 8 KB)"),
+            ("HTTP/1.1 431 Request Header Fields Too Large", "the request headers are over 8 KB")], f"20 KB header: {line} {answer}")
         # a chunked body within the limit, and any Content-Type (curl -d sends a form's), are read as JSON
         for framing in (b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n",
                         b"Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body) + body):
