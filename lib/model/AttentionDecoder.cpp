@@ -40,15 +40,15 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
-  // The context reaches the first cell layer's input gates and the output layer only through
-  // their context columns, and averaging commutes with a linear map: multiplying the encoder
-  // outputs by those columns here, once per sentence in one large product, spares every step
-  // those columns' products (a third of the weights a step reads).
-  const int64_t H = config_.hiddenSize, D = encoderOutputSize_;
+  // The context reaches the first cell layer's input gates only through their context columns,
+  // and averaging commutes with a linear map: multiplying the encoder outputs by those columns
+  // here, once per sentence in one large product, spares every step that product. The output
+  // layer's context columns are not moved here: over V rows that costs per source position what
+  // it costs per step, and a step can cut them to a shortlist's rows and run them in int8.
+  const int64_t D = encoderOutputSize_;
   const auto inputWeights = rnnWeights()[0];
   const auto gates = torch::nn::functional::linear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D));
-  const auto output = torch::nn::functional::linear(encoded.outputs, output_->weight.narrow(1, H, D));
-  return memoryOf(torch::cat({gates, output}, -1), attention_->projectKeys(encoded.outputs), encoded.mask);
+  return memoryOf(torch::cat({gates, encoded.outputs}, -1), attention_->projectKeys(encoded.outputs), encoded.mask);
 }
 
 DecoderState AttentionDecoderImpl::initialState(const EncoderOutput& encoded) { return stateOf(encoded.initialState); }
@@ -92,16 +92,6 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   return vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight);
 }
 
-namespace {
-
-// An untied output layer's hidden and embedding columns side by side: what one int8 product runs
-// (the context columns were applied once per sentence by prepare).
-torch::Tensor stepColumns(const torch::Tensor& weight, int64_t H, int64_t D, int64_t E) {
-  return torch::cat({weight.narrow(1, 0, H), weight.narrow(1, H + D, E)}, 1);
-}
-
-}  // namespace
-
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
   OutputSlice slice;
   slice.ids = ids;
@@ -112,29 +102,24 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
   } else {
     slice.weight = output_->weight.index_select(0, slice.deviceIds);
     slice.bias = output_->bias.index_select(0, slice.deviceIds);
-    if (int8Output_)
-      slice.int8 = std::make_shared<Int8Linear>(
-          stepColumns(slice.weight, config_.hiddenSize, encoderOutputSize_, config_.embeddingSize), slice.bias);
+    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, slice.bias);
   }
   return slice;
 }
 
 void AttentionDecoderImpl::quantizeOutput() {
-  int8Output_ = config_.tieTargetEmbeddings
-                    ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
-                    : std::make_shared<Int8Linear>(stepColumns(output_->weight, config_.hiddenSize, encoderOutputSize_,
-                                                               config_.embeddingSize),
-                                                   output_->bias);
+  int8Output_ = config_.tieTargetEmbeddings ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
+                                            : std::make_shared<Int8Linear>(output_->weight, output_->bias);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                        const DecoderMemory& memory, const OutputSlice* slice) {
   namespace F = torch::nn::functional;
-  const int64_t E = config_.embeddingSize, H = config_.hiddenSize, D = encoderOutputSize_;
+  const int64_t E = config_.embeddingSize, D = encoderOutputSize_;
   const auto embedded = embedding_(previousTokens);  // [B, E]
   const auto recurrent = recurrentOf(state);
   const auto& h = recurrent.h;                       // [layers, B, H]
-  // the context as prepare projected it, [B, G + O]: the first layer's input gates' share, then the output layer's
+  // the context [B, G + D]: the first layer's input gates' share as prepare projected it, then the context itself
   auto [context, weights] = attention_(h[-1], memory[kKeys], memory[kValues], memory[kMask]);
   const auto w = rnnWeights();  // per layer: input weights, hidden weights, input bias, hidden bias
   const int64_t G = w[0].size(0);
@@ -159,18 +144,16 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
     hs.push_back(input);
   }
   const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
-  // columns: hidden, context, embedding; untied and sliced: only the slice's rows
+  // the output layer over [hidden; context; embedding]; untied and sliced: only the slice's rows
   const bool tied = config_.tieTargetEmbeddings, rowsSliced = slice && !tied;
-  const auto& out = rowsSliced ? slice->weight : output_->weight;
-  auto contextPart = context.narrow(1, G, output_->weight.size(0));
-  if (rowsSliced) contextPart = contextPart.index_select(1, slice->deviceIds);
+  const auto features = torch::cat({input, context.narrow(1, G, D), embedded}, 1);
   const auto& int8 = slice ? slice->int8 : int8Output_;
   torch::Tensor logits;
-  if (int8 && !tied) {  // the hidden and embedding columns in one int8 product (quantizeOutput)
-    logits = (*int8)(torch::cat({input, embedded}, 1)) + contextPart;
+  if (int8 && !tied) {
+    logits = (*int8)(features);
   } else {
-    auto pre = torch::addmm(rowsSliced ? slice->bias : output_->bias, input, out.narrow(1, 0, H).t()) + contextPart;
-    pre = torch::addmm(pre, embedded, out.narrow(1, H + D, E).t());  // not addmm_: autocast skips in-place ops
+    const auto pre = F::linear(features, rowsSliced ? slice->weight : output_->weight,
+                               rowsSliced ? slice->bias : output_->bias);
     const auto& tiedRows = slice ? slice->weight : embedding_->weight;
     logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);
   }

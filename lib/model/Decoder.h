@@ -29,8 +29,7 @@ class Decoder {
                            const OutputSlice* slice) = 0;
   // The output layer's rows for these sorted target ids (a shortlist), for sliced steps.
   virtual OutputSlice sliceOutput(const std::vector<int>& ids) const = 0;
-  // From now on, steps and slices run the output layer in int8 (Int8Linear; useInt8Engine first):
-  // the untied RNN decoder's hidden and embedding columns (its context columns run once per sentence).
+  // From now on, steps and slices run the output layer in int8 (Int8Linear; useInt8Engine first).
   virtual void quantizeOutput() = 0;
 
   // Whether its embeddings are multiplied by sqrt(E) when read (they start smaller: Seq2Seq::initialize).
