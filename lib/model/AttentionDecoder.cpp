@@ -98,11 +98,11 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
   slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
   if (config_.tieTargetEmbeddings) {
     slice.weight = embedding_->weight.index_select(0, slice.deviceIds);
-    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, torch::Tensor());
+    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
   } else {
     slice.weight = output_->weight.index_select(0, slice.deviceIds);
     slice.bias = output_->bias.index_select(0, slice.deviceIds);
-    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, slice.bias);
+    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
   }
   return slice;
 }

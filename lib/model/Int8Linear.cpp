@@ -28,14 +28,30 @@ void useInt8Engine() {
                    (found.empty() ? std::string("none") : found) + " (QNNPACK is slower than fp32 on this CPU)");
 }
 
-Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias) {
+Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
+    : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()) {
   const auto w = weight.detach().to(at::kFloat).contiguous();
   const auto scales = (w.abs().amax(1) / 127.0).clamp_min(1e-12).to(at::kDouble);
-  const auto q = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
-  torch::jit::Stack stack{q, bias.defined() ? c10::optional<at::Tensor>(bias.detach().to(at::kFloat).contiguous())
-                                            : c10::optional<at::Tensor>()};
+  quantized_ = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
+  pack();
+}
+
+Int8Linear::Int8Linear(Quantized, at::Tensor quantized, at::Tensor bias) : quantized_(std::move(quantized)), bias_(std::move(bias)) {
+  pack();
+}
+
+void Int8Linear::pack() {
+  torch::jit::Stack stack{quantized_, bias_.defined() ? c10::optional<at::Tensor>(bias_) : c10::optional<at::Tensor>()};
   op("quantized::linear_prepack").callBoxed(&stack);
   packed_ = std::move(stack[0]);
+}
+
+Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
+  const auto values = quantized_.int_repr().index_select(0, ids);
+  const auto scales = quantized_.q_per_channel_scales().index_select(0, ids);
+  const auto zeros = quantized_.q_per_channel_zero_points().index_select(0, ids);
+  return Int8Linear(Quantized{}, at::_make_per_channel_quantized_tensor(values, scales, zeros, 0),
+                    bias_.defined() ? bias_.index_select(0, ids) : at::Tensor());
 }
 
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const {

@@ -16,8 +16,17 @@ class Int8Linear {
   Int8Linear(const at::Tensor& weight, const at::Tensor& bias);
   // x [..., in] fp32 -> [..., out] fp32
   at::Tensor operator()(const at::Tensor& x) const;
+  // The same product over some of its rows (ids: int64 on the CPU), from the int8 weights as they
+  // are: a shortlist's slice needs no new quantization, only its own packing.
+  Int8Linear rows(const at::Tensor& ids) const;
 
  private:
+  struct Quantized {};
+  Int8Linear(Quantized, at::Tensor quantized, at::Tensor bias);
+  void pack();
+
+  at::Tensor quantized_;  // [out, in] qint8, a scale per row
+  at::Tensor bias_;       // [out] fp32 or undefined
   c10::IValue packed_;
 };
 

@@ -133,7 +133,7 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
   slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
   slice.weight = (output_ ? output_->weight : embedding_->weight).index_select(0, slice.deviceIds);
   if (output_) slice.bias = output_->bias.index_select(0, slice.deviceIds);
-  if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(slice.weight, slice.bias);
+  if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
   return slice;
 }
 
