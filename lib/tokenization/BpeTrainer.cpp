@@ -9,7 +9,6 @@
 
 #include <sys/statvfs.h>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,16 +18,6 @@
 
 namespace nmt {
 namespace {
-
-void flushToDisk(const std::string& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    const int error = errno;
-    if (fd >= 0) ::close(fd);
-    throw WriteError("cannot write " + path + ": " + std::strerror(error));
-  }
-  ::close(fd);
-}
 
 // Why SentencePiece's file came out incomplete: it does not say, but a full disk is the usual cause.
 std::string incompleteReason(const std::string& path) {
@@ -102,7 +91,7 @@ void trainBpeModel(const BpeTrainOptions& options) {
     } catch (const BpeError&) {  // SentencePiece's file is not whole
       throw WriteError("cannot write " + options.modelPrefix + ".model: " + incompleteReason(options.modelPrefix));
     }
-    for (const char* suffix : {".vocab", ".model"}) flushToDisk(tmpPrefix + suffix, O_RDONLY);
+    for (const char* suffix : {".vocab", ".model"}) files::syncToDisk(tmpPrefix + suffix);
     files::rename(tmpPrefix + ".vocab", options.modelPrefix + ".vocab");
     files::rename(tmpPrefix + ".model", options.modelPrefix + ".model");
   } catch (...) {
@@ -110,7 +99,7 @@ void trainBpeModel(const BpeTrainOptions& options) {
     throw;
   }
   const std::string dir = files::parentDirectory(options.modelPrefix);
-  flushToDisk(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);
+  files::syncToDisk(dir.empty() ? "." : dir);
 }
 
 }  // namespace nmt

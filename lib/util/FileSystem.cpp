@@ -1,6 +1,7 @@
 #include "util/FileSystem.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -69,6 +70,16 @@ std::vector<std::string> listDirectory(const std::string& path) {
 
 void rename(const std::string& from, const std::string& to) {
   if (::rename(from.c_str(), to.c_str()) != 0) throw systemError("cannot rename " + from + " to " + to);
+}
+
+void syncToDisk(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(error));
+  }
+  ::close(fd);
 }
 
 std::string parentDirectory(const std::string& path) {

@@ -22,6 +22,8 @@ bool removeAll(const std::string& path) noexcept;
 std::vector<std::string> listDirectory(const std::string& path);
 // rename(2): atomic within one file system; throws naming both paths.
 void rename(const std::string& from, const std::string& to);
+// fsync(2) of a file, or of a directory (its entries: a rename done); throws "cannot write PATH: REASON".
+void syncToDisk(const std::string& path);
 
 // "a/b/c" -> "a/b", "c" -> "", "/c" -> "/".
 std::string parentDirectory(const std::string& path);

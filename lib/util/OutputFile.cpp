@@ -112,10 +112,10 @@ void OutputFile::commit() {
     throw;
   }
   const std::string dir = files::parentDirectory(path_);
-  const int dirFd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd >= 0) {  // the new name on disk too; a directory that cannot be opened is still renamed in
-    ::fsync(dirFd);
-    ::close(dirFd);
+  try {
+    files::syncToDisk(dir.empty() ? "." : dir);  // the new name on disk too
+  } catch (const std::runtime_error& e) {
+    throw WriteError(e.what());
   }
 }
 

@@ -12,6 +12,7 @@
 #include "train/MetricsLog.h"
 #include "train/TrainingState.h"
 #include "util/AtomicFile.h"
+#include "util/FileSystem.h"
 #include "util/Precision.h"
 #include "util/TorchCompat.h"
 
@@ -254,19 +255,23 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
   CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n");
 }
 
-TEST_CASE("an atomic replacement that fails leaves the old file") {
+TEST_CASE("an output file left uncommitted (a failure on the way) leaves the old file and no temporary one") {
   TempDir dir;
   const auto path = dir.file("f.txt");
   writeTextFileAtomically(path, "old\n");
-  CHECK(errorOf([&] {
-          replaceFileAtomically(path, [](const std::string& tmp) {
-            std::ofstream(tmp) << "half";
-            throw std::runtime_error("disk full");
-          });
-        }) == "disk full");
+  {
+    OutputFile out(path);
+    out.stream() << std::string(200000, 'x');  // more than its buffer: part of it is on disk already
+    out.flush();
+    CHECK(files::exists(path + ".tmp"));
+  }
   CHECK(test::readFile(path) == "old\n");
+  CHECK_FALSE(files::exists(path + ".tmp"));
   writeTextFileAtomically(path, "new\n");
   CHECK(test::readFile(path) == "new\n");
+  CHECK_FALSE(files::exists(path + ".tmp"));
+  // a write that cannot happen names the file and the system's reason
+  CHECK(errorOf([&] { OutputFile("/proc/version/x"); }) == "cannot write /proc/version/x.tmp: Not a directory");
 }
 
 TEST_CASE("a checkpoint restores weights, Adam's state and the random generator exactly") {
