@@ -17,8 +17,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <optional>
 #include <fstream>
+#include <optional>
 
 namespace nmt {
 namespace {
@@ -48,8 +48,9 @@ void checkBpeModels(const ModelDirectory& dir) {
     try {
       BpeModel check(path);
     } catch (const BpeError& e) {
-      throw InputError(std::string(e.what()) + (dir.hasCheckpoint() ? "; the weights here were trained with it: restore it from a copy"
-                                                                    : "; delete it and nmt-train trains a new one"));
+      throw InputError(std::string(e.what()) + (dir.hasCheckpoint()
+                                                    ? "; the weights here were trained with it: restore it from a copy"
+                                                    : "; delete it and nmt-train trains a new one"));
     }
   }
 }
