@@ -78,6 +78,7 @@ class ContinuousGreedySearch {
   std::size_t capacity_;
   const Shortlist* shortlist_;
   OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
+  std::size_t joinAtOnce() const;  // the free rows newcomers wait for before they join
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
