@@ -108,7 +108,7 @@ void ContinuousGreedySearch::sliceForLiveRows() {
 }
 
 // Rows that leave keep their pieces in the slice until a newcomer needs others: remaking it costs
-// a copy of its rows, and in a running batch rows join at nearly every step.
+// a copy of its rows (and, with int8, packing them again).
 void ContinuousGreedySearch::noteJoining(const Group& block) {
   if (!shortlist_ || sliceStale_) return;
   for (const auto& row : block.rows)
@@ -133,8 +133,7 @@ void ContinuousGreedySearch::append(Group block) {
   previous_ = previous_.defined() ? torch::cat({previous_, starts}, 0) : starts;
 }
 
-void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
-  noteJoining(block);
+void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {  // without a shortlist only
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   const auto index = torch::tensor(slots, torch::kInt64).to(device_);
   memory_.overwrite(index, block.memory);

@@ -71,6 +71,7 @@ class ContinuousGreedySearch {
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
   void noteJoining(const Group& block);
+  std::size_t joinAtOnce() const;  // the free rows newcomers wait for before they join
 
   Seq2Seq& model_;
   DecodeLimits limits_;
@@ -78,7 +79,6 @@ class ContinuousGreedySearch {
   std::size_t capacity_;
   const Shortlist* shortlist_;
   OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
-  std::size_t joinAtOnce() const;  // the free rows newcomers wait for before they join
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first

@@ -93,18 +93,9 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
 }
 
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
-  OutputSlice slice;
-  slice.ids = ids;
-  slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
-  if (config_.tieTargetEmbeddings) {
-    slice.weight = embedding_->weight.index_select(0, slice.deviceIds);
-    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
-  } else {
-    slice.weight = output_->weight.index_select(0, slice.deviceIds);
-    slice.bias = output_->bias.index_select(0, slice.deviceIds);
-    if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
-  }
-  return slice;
+  const bool tied = config_.tieTargetEmbeddings;
+  return sliceRows(ids, tied ? embedding_->weight : output_->weight, tied ? torch::Tensor() : output_->bias,
+                   int8Output_.get());
 }
 
 void AttentionDecoderImpl::quantizeOutput() {

@@ -8,8 +8,14 @@
 namespace nmt {
 namespace {
 
-c10::OperatorHandle op(const char* name) {
-  return c10::Dispatcher::singleton().findSchemaOrThrow(name, "");
+// Looked up once: operator() runs at every decoder step.
+const c10::OperatorHandle& prepackOp() {
+  static const auto handle = c10::Dispatcher::singleton().findSchemaOrThrow("quantized::linear_prepack", "");
+  return handle;
+}
+const c10::OperatorHandle& dynamicOp() {
+  static const auto handle = c10::Dispatcher::singleton().findSchemaOrThrow("quantized::linear_dynamic", "");
+  return handle;
 }
 
 }  // namespace
@@ -36,13 +42,14 @@ Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
   pack();
 }
 
-Int8Linear::Int8Linear(Quantized, at::Tensor quantized, at::Tensor bias) : quantized_(std::move(quantized)), bias_(std::move(bias)) {
+Int8Linear::Int8Linear(Quantized, at::Tensor quantized, at::Tensor bias)
+    : quantized_(std::move(quantized)), bias_(std::move(bias)) {
   pack();
 }
 
 void Int8Linear::pack() {
   torch::jit::Stack stack{quantized_, bias_.defined() ? c10::optional<at::Tensor>(bias_) : c10::optional<at::Tensor>()};
-  op("quantized::linear_prepack").callBoxed(&stack);
+  prepackOp().callBoxed(&stack);
   packed_ = std::move(stack[0]);
 }
 
@@ -57,7 +64,7 @@ Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
   auto shape = x.sizes().vec();
   torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, false};
-  op("quantized::linear_dynamic").callBoxed(&stack);
+  dynamicOp().callBoxed(&stack);
   auto y = stack[0].toTensor();
   shape.back() = y.size(1);
   return y.view(shape);

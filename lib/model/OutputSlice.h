@@ -20,4 +20,9 @@ struct OutputSlice {
   std::shared_ptr<const Int8Linear> int8;  // the same rows in int8, when the decoder's output is quantized
 };
 
+// The rows `ids` of an output layer: weight [V, in] (the layer's, or the tied embedding's), bias
+// [V] or undefined, and its int8 copy or null. What every decoder's sliceOutput returns.
+OutputSlice sliceRows(const std::vector<int>& ids, const at::Tensor& weight, const at::Tensor& bias,
+                      const Int8Linear* int8);
+
 }  // namespace nmt

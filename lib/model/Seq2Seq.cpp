@@ -3,10 +3,10 @@
 #include "model/ModelFactory.h"
 
 #include "tokenization/SpecialIds.h"
-#include "util/OutputFile.h"
-#include "util/ZipChecksums.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
+#include "util/OutputFile.h"
+#include "util/ZipChecksums.h"
 
 #include <cmath>
 #include <cstdio>
@@ -102,9 +102,8 @@ void saveModel(Seq2Seq& model, const std::string& path) {
 void saveArchive(torch::serialize::OutputArchive& archive, const std::string& path) {
   OutputFile file(path);
   try {
-    archive.save_to(file.stream());
+    archive.save_to(file.stream());  // a failed write is not seen here (OutputFile): commit() reports it
   } catch (const c10::Error& e) {
-    file.flush();  // a failed write stopped it: say why, with the system's reason
     throw WriteError("cannot write " + path + ": " + e.what_without_backtrace());
   }
   file.commit();

@@ -128,13 +128,8 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
-  OutputSlice slice;
-  slice.ids = ids;
-  slice.deviceIds = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()), torch::kInt64).to(embedding_->weight.device());
-  slice.weight = (output_ ? output_->weight : embedding_->weight).index_select(0, slice.deviceIds);
-  if (output_) slice.bias = output_->bias.index_select(0, slice.deviceIds);
-  if (int8Output_) slice.int8 = std::make_shared<Int8Linear>(int8Output_->rows(slice.deviceIds));
-  return slice;
+  return sliceRows(ids, output_ ? output_->weight : embedding_->weight, output_ ? output_->bias : torch::Tensor(),
+                   int8Output_.get());
 }
 
 void TransformerDecoderImpl::quantizeOutput() {

@@ -1,0 +1,18 @@
+#include "model/OutputSlice.h"
+
+#include <ATen/ATen.h>
+
+namespace nmt {
+
+OutputSlice sliceRows(const std::vector<int>& ids, const at::Tensor& weight, const at::Tensor& bias,
+                      const Int8Linear* int8) {
+  OutputSlice slice;
+  slice.ids = ids;
+  slice.deviceIds = at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).to(weight.device());
+  slice.weight = weight.index_select(0, slice.deviceIds);
+  if (bias.defined()) slice.bias = bias.index_select(0, slice.deviceIds);
+  if (int8) slice.int8 = std::make_shared<Int8Linear>(int8->rows(slice.deviceIds));
+  return slice;
+}
+
+}  // namespace nmt
