@@ -17,7 +17,7 @@ trap 'umount "$TMP/fs" 2> /dev/null; rm -rf "$TMP"' EXIT
 # remount FS KIB: an empty file system of that size
 remount() { umount fs && mount -t tmpfs -o "size=${1}k" tmpfs fs || fail "cannot remount the tmpfs"; }
 no_temporary_files() { [ -z "$(find fs -name '*.tmp*')" ] || fail "temporary files left: $(find fs -name '*.tmp*')"; }
-DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+DATA=("${TINY_DATA[@]}")
 TRAIN=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --device cpu)
 expect_ok "${TRAIN[@]}" --max-steps 30 --valid-every 15 --model-dir run
 last_line() { tail -n 1 <<< "$1"; }

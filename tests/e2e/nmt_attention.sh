@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
-DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt "${TINY_MODEL[@]}" --max-length 40)
+DATA=("${TINY_DATA[@]}" "${TINY_MODEL[@]}" --max-length 40)
 "$BIN/nmt-train" "${DATA[@]}" --max-steps 200 --valid-every 100 --model-dir rnn > /dev/null 2>&1 || fail "training failed"
 "$BIN/nmt-train" "${DATA[@]}" --encoder transformer --layers 2 --heads 2 --ff-size 64 --max-steps 3 --model-dir tf \
   > /dev/null 2>&1 || fail "training the transformer failed"

@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
-DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+DATA=("${TINY_DATA[@]}")
 TRAIN=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --device cpu)
 expect_ok "${TRAIN[@]}" --max-steps 40 --valid-every 20 --keep-checkpoints 2 --model-dir run
 last_line() { tail -n 1 <<< "$1"; }

@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
-DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+DATA=("${TINY_DATA[@]}")
 
 # --- a new model comes with its shortlist, and says what it covers
 expect_ok "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --max-steps 300 --valid-every 100 --model-dir run --device cpu

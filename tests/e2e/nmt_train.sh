@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
-DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+DATA=("${TINY_DATA[@]}")
 # teacher forcing decays, so resuming must also restore the random draws that choose it
 TRAIN_ON=("$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 20 --log-every 10
           --teacher-forcing-min 0.8 --teacher-forcing-decay-steps 200)

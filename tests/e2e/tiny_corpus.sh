@@ -20,5 +20,8 @@ make_tiny_corpus() {
   }'
 }
 
+# nmt-train's data options for the corpus, from the folder make_tiny_corpus wrote it to.
+TINY_DATA=(--train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt)
+
 # Options for a model that learns the tiny task in a few seconds.
 TINY_MODEL=(--vocab-size 60 --embedding-size 32 --hidden-size 64 --dropout 0.1 --batch-tokens 600 --lr 0.003)
