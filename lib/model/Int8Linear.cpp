@@ -37,27 +37,24 @@ void useInt8Engine() {
 Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
     : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()) {
   const auto w = weight.detach().to(at::kFloat).contiguous();
-  const auto scales = (w.abs().amax(1) / 127.0).clamp_min(1e-12).to(at::kDouble);
-  quantized_ = at::quantize_per_channel(w, scales, at::zeros({w.size(0)}, at::kLong), 0, at::kQInt8);
+  scales_ = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
+  values_ = (w / scales_.unsqueeze(1)).round_().clamp_(-127, 127).to(at::kChar);
   pack();
 }
 
-Int8Linear::Int8Linear(Quantized, at::Tensor quantized, at::Tensor bias)
-    : quantized_(std::move(quantized)), bias_(std::move(bias)) {
+Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias)
+    : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)) {
   pack();
 }
 
 void Int8Linear::pack() {
-  torch::jit::Stack stack{quantized_, bias_.defined() ? c10::optional<at::Tensor>(bias_) : c10::optional<at::Tensor>()};
+  torch::jit::Stack stack{at::_make_per_tensor_quantized_tensor(values_, 1.0, 0), c10::optional<at::Tensor>()};
   prepackOp().callBoxed(&stack);
   packed_ = std::move(stack[0]);
 }
 
 Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
-  const auto values = quantized_.int_repr().index_select(0, ids);
-  const auto scales = quantized_.q_per_channel_scales().index_select(0, ids);
-  const auto zeros = quantized_.q_per_channel_zero_points().index_select(0, ids);
-  return Int8Linear(Quantized{}, at::_make_per_channel_quantized_tensor(values, scales, zeros, 0),
+  return Int8Linear(Quantized{}, values_.index_select(0, ids), scales_.index_select(0, ids),
                     bias_.defined() ? bias_.index_select(0, ids) : at::Tensor());
 }
 
@@ -66,6 +63,7 @@ at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
   torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, false};
   dynamicOp().callBoxed(&stack);
   auto y = stack[0].toTensor();
+  y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);
   shape.back() = y.size(1);
   return y.view(shape);
 }

@@ -264,6 +264,30 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
   }
 }
 
+TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its rows gives exactly those columns") {
+  try {
+    useInt8Engine();
+  } catch (const InputError& e) {
+    MESSAGE("no fast int8 engine here: ", e.what());
+    return;
+  }
+  c10::InferenceMode inference;
+  torch::manual_seed(3);
+  // rows of very different sizes: one scale for all would flatten the small ones to zero
+  const auto weight = torch::randn({40, 64}) * torch::logspace(-3, 1, 40).unsqueeze(1);
+  const auto bias = torch::randn({40});
+  const auto x = torch::randn({5, 64});
+  const Int8Linear int8(weight, bias);
+  const auto exact = torch::nn::functional::linear(x, weight, bias);
+  const auto got = int8(x);
+  REQUIRE(got.sizes() == exact.sizes());
+  const auto rowError = (got - exact).abs().amax(0) / (x.abs().sum(1).max() * weight.abs().amax(1));
+  CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
+  const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
+  CHECK(torch::equal(int8.rows(ids)(x), got.index_select(1, ids)));
+  CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+}
+
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;
