@@ -50,7 +50,7 @@ void declare(app::OptionTable& t, TrainingRequest& r, std::string& config, Distr
   t.add("vocab-size", r.bpe.vocabSize, "BPE pieces per language (joint: in all)");
   t.add("joint-vocab", r.bpe.joint, "one BPE model for both languages");
   t.add("character-coverage", r.bpe.characterCoverage, "share of characters BPE keeps; the rarest rest become <unk>");
-  t.add("bpe-sentences", r.bpe.sentenceLimit, "train BPE on a sample of this many lines (0: all)");
+  t.add("bpe-sentences", r.bpe.sentenceLimit, "train BPE on a seeded sample of this many training pairs (0: all)");
 
   t.section("model");
   t.add("encoder", r.model.encoder, "rnn (bidirectional GRU/LSTM) or transformer (self-attention)");

@@ -8,14 +8,18 @@
 
 namespace nmt {
 
-Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device) {
+namespace {
+
+// Both kinds of corpus: sourceOf(i) and targetOf(i) give an example's ids (size() and [k]).
+template <typename SourceOf, typename TargetOf>
+Batch collate(std::vector<std::size_t> examples, const c10::Device& device, SourceOf sourceOf, TargetOf targetOf) {
   std::stable_sort(examples.begin(), examples.end(),
-                   [&](std::size_t a, std::size_t b) { return pairs[a].source.size() > pairs[b].source.size(); });
+                   [&](std::size_t a, std::size_t b) { return sourceOf(a).size() > sourceOf(b).size(); });
   const auto rows = static_cast<int64_t>(examples.size());
   int64_t maxSource = 0, maxTarget = 0;
   for (std::size_t i : examples) {
-    maxSource = std::max<int64_t>(maxSource, pairs[i].source.size() + 1);
-    maxTarget = std::max<int64_t>(maxTarget, pairs[i].target.size() + 2);
+    maxSource = std::max<int64_t>(maxSource, sourceOf(i).size() + 1);
+    maxTarget = std::max<int64_t>(maxTarget, targetOf(i).size() + 2);
   }
 
   auto longOpts = torch::TensorOptions().dtype(torch::kInt64);
@@ -30,15 +34,16 @@ Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> 
 
   Batch batch;
   for (int64_t r = 0; r < rows; ++r) {
-    const auto& p = pairs[examples[r]];
+    const auto& s = sourceOf(examples[r]);
+    const auto& t = targetOf(examples[r]);
     int64_t c = 0;
-    for (int id : p.source) src[r][c++] = id;
+    for (std::size_t k = 0; k < s.size(); ++k) src[r][c++] = s[k];
     src[r][c++] = SpecialIds::kEos;
     srcLen[r] = c;
     batch.sourceTokens += c;
     c = 0;
     tgt[r][c++] = SpecialIds::kBos;
-    for (int id : p.target) tgt[r][c++] = id;
+    for (std::size_t k = 0; k < t.size(); ++k) tgt[r][c++] = t[k];
     tgt[r][c++] = SpecialIds::kEos;
     tgtLen[r] = c;
     batch.targetTokens += c;
@@ -56,6 +61,20 @@ Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> 
   batch.targetLengths = targetLengths;
   batch.examples = std::move(examples);
   return batch;
+}
+
+}  // namespace
+
+Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device) {
+  return collate(
+      std::move(examples), device, [&](std::size_t i) -> const std::vector<int>& { return pairs[i].source; },
+      [&](std::size_t i) -> const std::vector<int>& { return pairs[i].target; });
+}
+
+Batch makeBatch(const PreparedCorpus& corpus, std::vector<std::size_t> examples, const c10::Device& device) {
+  return collate(
+      std::move(examples), device, [&](std::size_t i) { return corpus.source(i); },
+      [&](std::size_t i) { return corpus.target(i); });
 }
 
 }  // namespace nmt

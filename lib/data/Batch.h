@@ -2,6 +2,7 @@
 
 #include "data/EncodedCorpus.h"
 #include "data/LengthBucketBatcher.h"
+#include "data/PreparedCorpus.h"
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
@@ -30,5 +31,6 @@ struct Batch {
 
 // Collates the given examples into a Batch on `device`.
 Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device);
+Batch makeBatch(const PreparedCorpus& corpus, std::vector<std::size_t> examples, const c10::Device& device);
 
 }  // namespace nmt

@@ -14,6 +14,7 @@ namespace nmt {
 //   metrics.csv     one row per log interval and per validation
 //   curves.svg      metrics.csv as a plot (losses and BLEU against steps), redrawn at each validation
 //   shortlist.bin   the lexical shortlist (nmt-shortlist; nmt-train makes one at the end of a run)
+//   data/train.bin  the training corpus as nmt-train prepared it (PreparedCorpus), mapped at each start
 //   kept/           with nmt-train --keep-checkpoints N: the weights of the last N validations,
 //                   step-00001234.pt (nmt-average averages them)
 class ModelDirectory {
@@ -30,6 +31,7 @@ class ModelDirectory {
   std::string metrics() const { return root_ + "/metrics.csv"; }
   std::string curves() const { return root_ + "/curves.svg"; }
   std::string shortlist() const { return root_ + "/shortlist.bin"; }
+  std::string preparedTrain() const { return root_ + "/data/train.bin"; }
   std::string keptDirectory() const { return root_ + "/kept"; }
   std::string kept(int64_t step) const;
   // The kept validated weights, oldest first (empty when there are none).

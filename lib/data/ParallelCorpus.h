@@ -6,6 +6,8 @@
 
 namespace nmt {
 
+struct CorpusFiles;
+
 struct SentencePair {
   std::string source;
   std::string target;
@@ -20,14 +22,15 @@ struct CorpusCounts {
   std::size_t kept = 0;            // pairs left for training
 };
 
-// Raw parallel text, validated: line-aligned, UTF-8, no empty side. Throws InputError with
-// a one-line message naming the file and line.
+// Raw parallel text in memory, validated as CorpusReader reads it (pairs with a blank side
+// skipped). Throws InputError with a one-line message naming the file and line.
 class ParallelCorpus {
  public:
   // Two line-aligned files: line i of `sourcePath` translates to line i of `targetPath`.
   static ParallelCorpus fromFiles(const std::string& sourcePath, const std::string& targetPath);
   // One file, each line "source<TAB>target".
   static ParallelCorpus fromTsv(const std::string& path);
+  static ParallelCorpus read(const CorpusFiles& files);
 
   const std::vector<SentencePair>& pairs() const { return pairs_; }
   const CorpusCounts& counts() const { return counts_; }
@@ -36,8 +39,6 @@ class ParallelCorpus {
   std::vector<std::string> targets() const;
 
  private:
-  void add(std::string source, std::string target, std::size_t line);
-
   std::vector<SentencePair> pairs_;
   CorpusCounts counts_;
 };

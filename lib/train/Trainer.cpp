@@ -30,7 +30,7 @@ std::string duration(double seconds) {
 
 }  // namespace
 
-Trainer::Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train,
+Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& train,
                  const Validator& validator, ModelDirectory directory, c10::Device device, Progress& progress,
                  TrainingPeers* peers)
     : model_(std::move(model)),
@@ -225,7 +225,7 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
 
 TrainOutcome Trainer::run() {
   if (peers_.writesFiles()) metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
-  const LengthBucketBatcher batcher(batchLengths(train_), options_.batching);
+  const LengthBucketBatcher batcher(train_.batchLengths(), options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
   const std::string shared =
       peers_.size() > 1 ? fmt::format(", each shared by {} workers ({})", peers_.size(), peers_.transport()) : "";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/EncodedCorpus.h"
+#include "data/PreparedCorpus.h"
 #include "data/ModelDirectory.h"
 #include "train/Progress.h"
 #include "model/Seq2Seq.h"
@@ -59,7 +60,7 @@ struct TrainOutcome {
 // stop decisions (signals, time) are agreed each step, so that every worker stops at the same one.
 class Trainer {
  public:
-  Trainer(Seq2Seq model, TrainerOptions options, const std::vector<EncodedPair>& train, const Validator& validator,
+  Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& train, const Validator& validator,
           ModelDirectory directory, c10::Device device, Progress& progress, TrainingPeers* peers = nullptr);
 
   // Continues from a checkpoint whose model was read from `archive` into the Seq2Seq given above.
@@ -93,7 +94,7 @@ class Trainer {
   TrainerOptions options_;
   SoloTraining solo_;
   TrainingPeers& peers_;
-  const std::vector<EncodedPair>& train_;
+  const PreparedCorpus& train_;
   const Validator& validator_;
   ModelDirectory directory_;
   c10::Device device_;

@@ -1,5 +1,6 @@
 #include "train/TrainingRun.h"
 
+#include "data/CorpusPreparation.h"
 #include "data/ParallelCorpus.h"
 #include "data/Shortlist.h"
 #include "tokenization/BpeError.h"
@@ -23,16 +24,19 @@
 namespace nmt {
 namespace {
 
-ParallelCorpus readCorpus(const std::string& what, const std::string& source, const std::string& target,
-                          const std::string& tsv) {
+// The shortlist learns from at most this many training pairs, spread over the corpus (IBM
+// Model 1's time and memory follow the pairs it reads).
+constexpr std::size_t kShortlistPairs = 1000000;
+
+CorpusFiles corpusFiles(const std::string& what, const std::string& source, const std::string& target,
+                        const std::string& tsv) {
   const std::string flags = what == "train" ? "--train-src/--train-tgt or --train" : "--valid-src/--valid-tgt or --valid";
   if (!tsv.empty() && (!source.empty() || !target.empty()))
     throw InputError("give either " + flags.substr(0, flags.find(" or ")) + " or " + flags.substr(flags.find(" or ") + 4) +
                      ", not both");
-  if (!tsv.empty()) return ParallelCorpus::fromTsv(tsv);
-  if (source.empty() || target.empty())
+  if (tsv.empty() && (source.empty() || target.empty()))
     throw InputError(std::string("no ") + (what == "train" ? "training" : "validation") + " data: give " + flags);
-  return ParallelCorpus::fromFiles(source, target);
+  return tsv.empty() ? CorpusFiles{source, target, ""} : CorpusFiles{"", "", tsv};
 }
 
 void writeLinesFile(const std::string& path, const std::vector<std::string>& lines) {
@@ -72,10 +76,11 @@ void openCheckpoint(torch::serialize::InputArchive& archive, const ModelDirector
   }
 }
 
-// Trains the BPE model(s) on the training text unless the directory has them already.
-void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const ParallelCorpus& train, unsigned threads,
+// Trains the BPE model(s) on a sample of the training text unless the directory has them already
+// (then `train` is null).
+void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const CorpusSample* train, unsigned threads,
                 Progress& progress) {
-  if (dir.hasBpeModels()) {
+  if (!train) {
     checkBpeModels(dir);
     progress.message(fmt::format("BPE: reusing {}", files::exists(dir.jointBpe())
                                                         ? dir.jointBpe()
@@ -83,12 +88,11 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const Parallel
     return;
   }
   const std::string sourceText = dir.root() + "/.bpe-input.source", targetText = dir.root() + "/.bpe-input.target";
-  writeLinesFile(sourceText, train.sources());
-  writeLinesFile(targetText, train.targets());
-  BpeTrainOptions options;
+  writeLinesFile(sourceText, train->sources);
+  writeLinesFile(targetText, train->targets);
+  BpeTrainOptions options;  // every line of the files: sampleCorpus has sampled them
   options.vocabSize = setup.vocabSize;
   options.characterCoverage = setup.characterCoverage;
-  options.inputSentenceLimit = setup.sentenceLimit;
   options.threads = static_cast<int>(threads);
   auto trainOne = [&](std::vector<std::string> inputs, const std::string& modelPath) {
     options.inputs = std::move(inputs);
@@ -113,8 +117,28 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const Parallel
   }
   files::removeFile(sourceText);
   files::removeFile(targetText);
-  progress.message(fmt::format("BPE: trained {} with {} pieces", setup.joint ? "one joint model" : "a model per side",
-                               setup.vocabSize));
+  progress.message(fmt::format("BPE: trained {} with {} pieces on {} of {} pairs",
+                               setup.joint ? "one joint model" : "a model per side", setup.vocabSize,
+                               train->sources.size(), train->counts.kept));
+}
+
+// The training corpus prepared in the model directory: kept when its key matches the inputs and
+// BPE models, else (first start, or inputs changed) prepared again.
+void prepareTrainingCorpus(const ModelDirectory& dir, const CorpusFiles& files, std::size_t maxLength,
+                           unsigned threads, Progress& progress) {
+  const std::string key = preparedCorpusKey(files, {dir.sourceBpeModel(), dir.targetBpeModel()}, maxLength);
+  const std::string path = dir.preparedTrain();
+  if (files::exists(path)) {
+    const std::string was = PreparedCorpus::keyOf(path);
+    if (was == key) return;
+    const std::string changed = firstKeyDifference(was, key);
+    progress.message(was.empty() ? path + " is not a prepared corpus of this version; preparing the training data again"
+                                 : fmt::format("{} changed since {} was prepared; preparing it again",
+                                               changed.empty() ? std::string("the training data") : changed, path));
+  }
+  files::createDirectories(files::parentDirectory(path));
+  const BpeModel sourceModel(dir.sourceBpeModel()), targetModel(dir.targetBpeModel());
+  prepareCorpus(files, sourceModel, targetModel, maxLength, threads, path, key, progress);
 }
 
 std::string describeCounts(const std::string& what, const CorpusCounts& c) {
@@ -173,8 +197,14 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   };
   if (files::isDirectory(dir.root())) takeLock();
   checkRunState();
-  const auto train = readCorpus("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
-  const auto valid = readCorpus("valid", request.data.validSource, request.data.validTarget, request.data.validTsv);
+  const CorpusFiles trainFiles =
+      corpusFiles("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
+  const auto valid = ParallelCorpus::read(
+      corpusFiles("valid", request.data.validSource, request.data.validTarget, request.data.validTsv));
+  // a new run checks every training line (and samples what BPE trains on) before it writes anything
+  std::optional<CorpusSample> bpeSample;
+  if (group.writesFiles() && !dir.hasBpeModels())
+    bpeSample = sampleCorpus(trainFiles, request.bpe.sentenceLimit, request.seed);
   files::createDirectories(dir.root());  // only once the data has passed its checks
   takeLock();
   checkRunState();  // again: a run that held the lock until now may have left a checkpoint
@@ -182,8 +212,12 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
                                runtime.threadInfo));
   progress.message(runtime.kernelLine);
   if (!runtime.kernelHint.empty()) progress.message(runtime.kernelHint);
-  if (group.writesFiles()) prepareBpe(dir, request.bpe, train, threads, progress);
-  group.barrier();  // the others read the BPE models rank 0 has written
+  if (group.writesFiles()) {
+    prepareBpe(dir, request.bpe, bpeSample ? &*bpeSample : nullptr, threads, progress);
+    bpeSample.reset();
+    prepareTrainingCorpus(dir, trainFiles, request.data.maxLength, threads, progress);
+  }
+  group.barrier();  // the others read the BPE models and the prepared corpus rank 0 has written
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
   if (request.model.shareEmbeddings && !files::exists(dir.jointBpe()))
@@ -192,9 +226,9 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   TrainingRequest effective = request;
   effective.model.sourceVocab = sourceBpe.vocabSize();
   effective.model.targetVocab = targetBpe.vocabSize();
-  auto trainPairs = encodeCorpus(train, sourceBpe, targetBpe, request.data.maxLength, threads);
+  const PreparedCorpus train = PreparedCorpus::open(dir.preparedTrain());
   auto validPairs = encodeCorpus(valid, sourceBpe, targetBpe, 0, threads);
-  progress.message(describeCounts("train", trainPairs.counts));
+  progress.message(describeCounts("train", train.counts()));
   progress.message(describeCounts("valid", validPairs.counts));
   if (validPairs.pairs.empty()) throw InputError("the validation set has no sentence pairs");
   std::vector<std::string> references;
@@ -218,7 +252,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
   options.precision = runtime.precision;
-  Trainer trainer(model, options, trainPairs.pairs, validator, dir, device, progress, &group);
+  Trainer trainer(model, options, train, validator, dir, device, progress, &group);
   if (request.resume) {
     trainer.restore(checkpoint, dir.last());
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
@@ -226,7 +260,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   auto outcome = trainer.run();
   // a new model comes with its shortlist (nmt-translate --shortlist on); a stop by signal hurries
   if (group.writesFiles() && outcome.reason != StopReason::kSignal)
-    progress.message(makeShortlist(dir, trainPairs.pairs, validPairs.pairs, effective.model.sourceVocab,
+    progress.message(makeShortlist(dir, train.sample(kShortlistPairs), validPairs.pairs, effective.model.sourceVocab,
                                    effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();

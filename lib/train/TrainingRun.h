@@ -20,7 +20,7 @@ struct BpeSetup {
   int vocabSize = 8000;               // pieces per model (joint: in all)
   bool joint = false;                 // one model for both languages
   double characterCoverage = 1.0;
-  std::size_t sentenceLimit = 0;      // train BPE on a sample of this many lines (0: all)
+  std::size_t sentenceLimit = 300000;  // train BPE on a seeded sample of this many pairs (0: all)
 };
 
 // Everything one nmt-train invocation asks for.

@@ -1,0 +1,163 @@
+#include "data/CorpusPreparation.h"
+
+#include "tokenization/BpeModel.h"
+#include "train/Progress.h"
+#include "util/Crc32.h"
+#include "util/FileSystem.h"
+#include "util/InputError.h"
+#include "util/Stopwatch.h"
+
+#include <fmt/core.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace nmt {
+namespace {
+
+constexpr std::size_t kMiB = 1 << 20;
+
+uint32_t crcOfRange(std::ifstream& in, uint64_t from, uint64_t size) {
+  std::vector<char> bytes(static_cast<std::size_t>(size));
+  in.seekg(static_cast<std::streamoff>(from));
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
+  return crc32(0, reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<std::size_t>(in.gcount()));
+}
+
+std::string describeFile(const std::string& path, bool whole) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return path + " missing\n";
+  const auto size = static_cast<uint64_t>(st.st_size);
+  std::ifstream in(path, std::ios::binary);
+  if (whole) {  // a BPE model, small: its contents wherever its folder is
+    return path.substr(path.rfind('/') + 1) + fmt::format(" crc {:08x}\n", crcOfRange(in, 0, size));
+  }
+  std::string out = files::canonicalPath(path);
+  const uint64_t head = std::min<uint64_t>(size, kMiB), tail = std::min<uint64_t>(size, kMiB);
+  return out + fmt::format(" size {} mtime {}.{:09d} head {:08x} tail {:08x}\n", size, st.st_mtim.tv_sec,
+                           st.st_mtim.tv_nsec, crcOfRange(in, 0, head), crcOfRange(in, size - tail, tail));
+}
+
+std::string seconds(double s) {
+  return s < 90 ? fmt::format("{:.0f} s", s) : fmt::format("{}:{:02d} min", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+}
+
+}  // namespace
+
+std::string preparedCorpusKey(const CorpusFiles& files, const std::vector<std::string>& bpeModels,
+                              std::size_t maxLength) {
+  std::string key = fmt::format("prepared corpus format {}\n", PreparedCorpus::kVersion);
+  for (const auto& path : {files.source, files.target, files.tsv})
+    if (!path.empty()) key += "input " + describeFile(path, false);
+  for (const auto& path : bpeModels) key += "bpe " + describeFile(path, true);
+  key += fmt::format("max-length {}\n", maxLength);
+  return key;
+}
+
+std::string firstKeyDifference(const std::string& was, const std::string& now) {
+  std::istringstream a(was), b(now);
+  std::string x, y;
+  while (true) {
+    const bool moreA = static_cast<bool>(std::getline(a, x)), moreB = static_cast<bool>(std::getline(b, y));
+    if (!moreA && !moreB) return {};
+    if (x != y || moreA != moreB) {
+      const std::string& line = moreB ? y : x;
+      if (line.rfind("input ", 0) != 0 && line.rfind("bpe ", 0) != 0) return line.substr(0, line.find(' '));
+      const auto start = line.find(' ') + 1;  // the file
+      return line.substr(start, line.find(' ', start) - start);
+    }
+  }
+}
+
+CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, const BpeModel& targetBpe,
+                           std::size_t maxLength, unsigned threads, const std::string& path, const std::string& key,
+                           Progress& progress) {
+  constexpr std::size_t kBlock = 1 << 15;  // pairs read, then encoded together
+  const Stopwatch clock;
+  CorpusReader reader(files);
+  PreparedCorpusWriter writer(path, std::max(sourceBpe.vocabSize(), targetBpe.vocabSize()), key);
+  std::vector<SentencePair> block(kBlock);
+  std::vector<std::vector<int>> sources(kBlock), targets(kBlock);
+  threads = std::max(1u, threads);
+  CorpusCounts counts;
+  while (true) {
+    std::size_t n = 0;
+    while (n < kBlock && reader.next(block[n])) ++n;
+    if (n == 0) break;
+    std::vector<std::exception_ptr> errors(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        try {
+          for (std::size_t i = t; i < n; i += threads) {
+            sources[i] = sourceBpe.encodeIds(block[i].source);
+            targets[i] = targetBpe.encodeIds(block[i].target);
+          }
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    for (auto& th : pool) th.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t longest = std::max(sources[i].size(), targets[i].size());
+      if (maxLength > 0 && longest > maxLength) {
+        ++counts.tooLongDropped;
+        continue;
+      }
+      if (longest > PreparedCorpus::kMaxLength)
+        throw InputError(fmt::format("{}:{}: {} pieces on a side, more than the {} a training pair may have; set "
+                                     "--max-length to drop such pairs",
+                                     files.tsv.empty() ? files.source : files.tsv, block[i].line, longest,
+                                     PreparedCorpus::kMaxLength));
+      writer.add(sources[i], targets[i]);
+    }
+    const double elapsed = clock.seconds();
+    const double fraction = reader.totalBytes() > 0 ? static_cast<double>(reader.bytesRead()) / reader.totalBytes() : 0;
+    const double rate = reader.counts().lines / std::max(elapsed, 1e-9);
+    progress.status(fmt::format("preparing {}: {} pairs, {:.0f} pairs/s, {} left", files.describe(),
+                                reader.counts().lines, rate,
+                                fraction > 0 ? seconds(elapsed * (1 - fraction) / fraction) : std::string("?")));
+  }
+  counts.lines = reader.counts().lines;
+  counts.emptySkipped = reader.counts().emptySkipped;
+  counts.kept = writer.size();
+  writer.commit(counts);
+  const double elapsed = clock.seconds();
+  progress.message(fmt::format("prepared {}: {} pairs in {:.1f} s ({:.0f} pairs/s, {} threads)", path, counts.kept,
+                               elapsed, counts.lines / std::max(elapsed, 1e-9), threads));
+  return counts;
+}
+
+CorpusSample sampleCorpus(const CorpusFiles& files, std::size_t most, std::uint64_t seed) {
+  CorpusReader reader(files);
+  std::mt19937_64 rng(seed);
+  std::vector<SentencePair> kept;
+  SentencePair pair;
+  std::size_t seen = 0;
+  while (reader.next(pair)) {  // reservoir sampling: each pair kept with probability most / seen
+    ++seen;
+    if (most == 0 || kept.size() < most) {
+      kept.push_back(std::move(pair));
+    } else if (const std::size_t slot = rng() % seen; slot < most) {
+      kept[slot] = std::move(pair);
+    }
+  }
+  std::sort(kept.begin(), kept.end(), [](const SentencePair& a, const SentencePair& b) { return a.line < b.line; });
+  CorpusSample sample;
+  sample.counts = reader.counts();
+  for (auto& p : kept) {
+    sample.sources.push_back(std::move(p.source));
+    sample.targets.push_back(std::move(p.target));
+  }
+  return sample;
+}
+
+}  // namespace nmt
