@@ -30,6 +30,27 @@ TEST_CASE("a batch holds padded ids, masks and lengths, longest source first") {
   CHECK(batch.targetTokens == 12);
 }
 
+TEST_CASE("a batch from a prepared corpus, in memory or mapped from its file, equals the batch from its pairs") {
+  std::vector<EncodedPair> pairs = {{{10, 11}, {20}, 1}, {{12, 13, 14, 15}, {21, 22, 23}, 2}, {{16}, {24, 25}, 3}, {{}, {9}, 4}};
+  test::TempDir dir;
+  {
+    PreparedCorpusWriter writer(dir.file("train.bin"), 8000, "k");
+    for (const auto& p : pairs) writer.add(p.source, p.target);
+    writer.commit({4, 0, 0, 4});
+  }
+  const auto cpu = c10::Device(c10::kCPU);
+  const Batch expected = makeBatch(pairs, {3, 0, 2, 1}, cpu);
+  for (const auto& corpus : {PreparedCorpus::fromPairs(pairs, {}), PreparedCorpus::open(dir.file("train.bin"))}) {
+    const Batch batch = makeBatch(corpus, {3, 0, 2, 1}, cpu);
+    CHECK(batch.examples == expected.examples);
+    CHECK(torch::equal(batch.source, expected.source));
+    CHECK(torch::equal(batch.target, expected.target));
+    CHECK(torch::equal(batch.sourceLengths, expected.sourceLengths));
+    CHECK(torch::equal(batch.targetMask, expected.targetMask));
+    CHECK(batch.targetTokens == expected.targetTokens);
+  }
+}
+
 TEST_CASE("batch tensors are on the requested device") {
   std::vector<EncodedPair> pairs = {{{5, 6}, {7}, 1}};
   const auto device = resolveDevice("cpu");
