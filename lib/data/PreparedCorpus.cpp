@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <random>
 
 namespace nmt {
 namespace {
@@ -192,12 +193,15 @@ std::vector<ExampleLength> PreparedCorpus::batchLengths() const {
   return out;
 }
 
-std::vector<EncodedPair> PreparedCorpus::sample(std::size_t most) const {
+std::vector<EncodedPair> PreparedCorpus::sample(std::size_t most, std::uint64_t seed) const {
+  // at random within each stretch: evenly spaced picks can fall in step with a corpus's own period
+  std::mt19937_64 rng(seed);
   std::vector<EncodedPair> out;
   const std::size_t n = std::min(most, pairs_);
   out.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = k * pairs_ / n;
+    const std::size_t first = k * pairs_ / n, end = (k + 1) * pairs_ / n;
+    const std::size_t i = first + rng() % (end - first);
     out.push_back({source(i).vector(), target(i).vector(), i + 1});
   }
   return out;

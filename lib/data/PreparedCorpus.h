@@ -64,8 +64,10 @@ class PreparedCorpus {
   std::vector<ExampleLength> batchLengths() const;
   const CorpusCounts& counts() const { return counts_; }
   const std::string& key() const { return key_; }
-  // Up to `most` pairs spread evenly over the corpus, in order (all of them when it has no more).
-  std::vector<EncodedPair> sample(std::size_t most) const;
+  // Up to `most` pairs spread over the corpus: one drawn at random (seeded) from each of `most`
+  // equal stretches, in corpus order; all of them when it has no more. EncodedPair::line is the
+  // pair's index + 1.
+  std::vector<EncodedPair> sample(std::size_t most, std::uint64_t seed) const;
 
  private:
   struct Storage;

@@ -25,8 +25,8 @@ namespace nmt {
 namespace {
 
 // The shortlist learns from at most this many training pairs, spread over the corpus (IBM
-// Model 1's time and memory follow the pairs it reads).
-constexpr std::size_t kShortlistPairs = 1000000;
+// Model 1's time and memory follow the pairs it reads: 90 s and 1.2 GB for a million pairs).
+constexpr std::size_t kShortlistPairs = 200000;
 
 CorpusFiles corpusFiles(const std::string& what, const std::string& source, const std::string& target,
                         const std::string& tsv) {
@@ -260,7 +260,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   auto outcome = trainer.run();
   // a new model comes with its shortlist (nmt-translate --shortlist on); a stop by signal hurries
   if (group.writesFiles() && outcome.reason != StopReason::kSignal)
-    progress.message(makeShortlist(dir, train.sample(kShortlistPairs), validPairs.pairs, effective.model.sourceVocab,
+    progress.message(makeShortlist(dir, train.sample(kShortlistPairs, request.seed), validPairs.pairs, effective.model.sourceVocab,
                                    effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();

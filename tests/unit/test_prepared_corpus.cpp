@@ -62,11 +62,22 @@ TEST_CASE("a prepared corpus holds what encodeCorpus gives, pair by pair, so the
   const auto inMemory = PreparedCorpus::fromPairs(encoded.pairs, encoded.counts);
   CHECK(inMemory.batchLengths().size() == prepared.size());
   CHECK(inMemory.target(5).vector() == prepared.target(5).vector());
-  // a sample spread over the corpus, in order; all of it when it is small enough
-  const auto sample = prepared.sample(10);
+  // a sample spread over the corpus, one pair per tenth, in order; all of it when it is small enough
+  const auto sample = prepared.sample(10, 1);
   REQUIRE(sample.size() == 10);
-  CHECK(sample[1].source == encoded.pairs[prepared.size() / 10].source);
-  CHECK(prepared.sample(1000).size() == prepared.size());
+  for (std::size_t k = 0; k < 10; ++k) {
+    const std::size_t i = sample[k].line - 1;
+    CHECK(i >= k * prepared.size() / 10);
+    CHECK(i < (k + 1) * prepared.size() / 10);
+    CHECK(sample[k].source == encoded.pairs[i].source);
+  }
+  CHECK(prepared.sample(10, 1)[4].line == sample[4].line);
+  std::size_t moved = 0;
+  for (std::size_t k = 0; k < 10; ++k) moved += prepared.sample(10, 2)[k].line != sample[k].line;
+  CHECK(moved > 0);
+  const auto all = prepared.sample(1000, 1);
+  REQUIRE(all.size() == prepared.size());
+  CHECK(all.back().target == encoded.pairs.back().target);
 }
 
 TEST_CASE("prepared ids take 16 bits up to 65,536 pieces and 32 beyond") {
