@@ -36,15 +36,16 @@ head -n 100 "$DATA/val.en" > "$WORK/val.en"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; $CONFIG; --threads $THREADS"
 
 # measure LOG COMMAND...: peak RSS (MiB) of every nmt-train process while COMMAND runs in $PEAKS,
-# its wall time in $WALL and the time until training began in $READY (seconds); LOG gets its
-# output, each line prefixed with the seconds since the start
+# the same until its first validation began (its first step done) in $STEP_PEAKS, its wall time in
+# $WALL and the time until training began in $READY (seconds); LOG gets its output, each line
+# prefixed with the seconds since the start
 measure() {
   local log=$1; shift
   local start; start=$(date +%s.%N)
   "$@" 2>&1 | while IFS= read -r line; do
     printf '%.1f %s\n' "$(echo "$(date +%s.%N) - $start" | bc)" "$line"
   done > "$log" &
-  local main=$! peaks=""
+  local main=$! peaks="" step_peaks=""
   declare -A hwm=()
   while kill -0 "$main" 2>/dev/null; do
     for status in /proc/[0-9]*/status; do
@@ -53,6 +54,9 @@ measure() {
       local kb; kb=$(awk '/^VmHWM/ { print $2 }' "$status" 2>/dev/null) || continue
       [ -n "$kb" ] && [ "${hwm[$pid]:-0}" -lt "$kb" ] && hwm[$pid]=$kb
     done
+    if [ -z "$step_peaks" ] && grep -q ' validation: ' "$log"; then
+      for pid in "${!hwm[@]}"; do step_peaks+="$((hwm[$pid] / 1024)) "; done
+    fi
     sleep 0.2
   done
   wait "$main"
@@ -60,7 +64,7 @@ measure() {
   WALL=$(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.0f')
   READY=$(awk '$2 == "training:" { print $1; exit }' "$log")
   for pid in "${!hwm[@]}"; do peaks+="$((hwm[$pid] / 1024)) "; done
-  PEAKS=$peaks
+  PEAKS=$peaks STEP_PEAKS=$step_peaks
 }
 
 for n in $PAIRS; do
@@ -79,14 +83,15 @@ for n in $PAIRS; do
   echo
   echo "== $n pairs: $(du -m "$dir/train.de" "$dir/train.en" | awk '{ s += $1 } END { print s }') MiB of text"
   measure "$dir/fresh.log" "$BIN/nmt-train" "${common[@]}" --max-steps 1
-  echo "fresh start: training after ${READY} s, whole run ${WALL} s, peak RSS ${PEAKS}MiB"
+  echo "fresh start: training after ${READY} s, whole run ${WALL} s, peak RSS to the first step ${STEP_PEAKS}MiB, in all ${PEAKS}MiB"
   grep -E '^[0-9.]+ (BPE: trained|prepared )' "$dir/fresh.log" | sed 's/^/  at /'
   echo "  prepared file: $(du -m "$dir/run/data/train.bin" | cut -f1) MiB"
   measure "$dir/resume.log" "$BIN/nmt-train" "${common[@]}" --resume --max-steps 2
-  echo "resume: training after ${READY} s, whole run ${WALL} s, peak RSS ${PEAKS}MiB"
+  echo "resume: training after ${READY} s, whole run ${WALL} s, peak RSS to the first step ${STEP_PEAKS}MiB, in all ${PEAKS}MiB"
   grep -qE '^[0-9.]+ prepared ' "$dir/resume.log" && echo "  (it prepared the corpus again!)"
   if [ "$PROCESSES" -gt 1 ]; then
     measure "$dir/resume-$PROCESSES.log" "$BIN/nmt-train" "${common[@]}" --resume --max-steps 3 --processes "$PROCESSES"
-    echo "resume, --processes $PROCESSES: training after ${READY} s, whole run ${WALL} s, peak RSS per process (launcher too) ${PEAKS}MiB"
+    echo "resume, --processes $PROCESSES: training after ${READY} s, whole run ${WALL} s, peak RSS per process" \
+         "(launcher too) to the first step ${STEP_PEAKS}MiB, in all ${PEAKS}MiB"
   fi
 done

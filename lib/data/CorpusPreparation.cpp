@@ -1,6 +1,7 @@
 #include "data/CorpusPreparation.h"
 
 #include "tokenization/BpeModel.h"
+#include "tokenization/WordCachedEncoder.h"
 #include "train/Progress.h"
 #include "util/Crc32.h"
 #include "util/FileSystem.h"
@@ -85,6 +86,12 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
   std::vector<SentencePair> block(kBlock);
   std::vector<std::vector<int>> sources(kBlock), targets(kBlock);
   threads = std::max(1u, threads);
+  std::vector<WordCachedEncoder> sourceCaches, targetCaches;  // one per thread
+  for (unsigned t = 0; t < threads; ++t) {
+    sourceCaches.emplace_back(sourceBpe);
+    targetCaches.emplace_back(targetBpe);
+  }
+  bool cached = true, firstBlock = true;
   CorpusCounts counts;
   while (true) {
     std::size_t n = 0;
@@ -96,8 +103,8 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
       pool.emplace_back([&, t] {
         try {
           for (std::size_t i = t; i < n; i += threads) {
-            sources[i] = sourceBpe.encodeIds(block[i].source);
-            targets[i] = targetBpe.encodeIds(block[i].target);
+            sources[i] = cached ? sourceCaches[t].encode(block[i].source) : sourceBpe.encodeIds(block[i].source);
+            targets[i] = cached ? targetCaches[t].encode(block[i].target) : targetBpe.encodeIds(block[i].target);
           }
         } catch (...) {
           errors[t] = std::current_exception();
@@ -106,6 +113,19 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
     for (auto& th : pool) th.join();
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
+    if (firstBlock) {  // a safety net under WordCachedEncoder: its words must be SentencePiece's
+      firstBlock = false;
+      for (std::size_t i = 0; i < n && cached; ++i)
+        if (sources[i] != sourceBpe.encodeIds(block[i].source) || targets[i] != targetBpe.encodeIds(block[i].target)) {
+          progress.message(fmt::format("{}:{}: encoding word by word differs from SentencePiece; encoding whole lines",
+                                       files.tsv.empty() ? files.source : files.tsv, block[i].line));
+          cached = false;
+          for (std::size_t k = 0; k < n; ++k) {
+            sources[k] = sourceBpe.encodeIds(block[k].source);
+            targets[k] = targetBpe.encodeIds(block[k].target);
+          }
+        }
+    }
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t longest = std::max(sources[i].size(), targets[i].size());
       if (maxLength > 0 && longest > maxLength) {

@@ -9,8 +9,8 @@ namespace nmt {
 // Lengths of one example as it will sit in a batch (source and target rows, with their
 // special tokens), which is what padding and the token budget are about.
 struct ExampleLength {
-  std::size_t source;
-  std::size_t target;
+  std::uint32_t source;  // 32 bits: a corpus of ten million pairs keeps all of them in memory
+  std::uint32_t target;
 };
 
 struct BatchingOptions {

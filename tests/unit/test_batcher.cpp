@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 
 using namespace nmt;
@@ -15,8 +16,8 @@ std::vector<ExampleLength> realisticLengths(std::size_t n) {
   std::normal_distribution<double> len(16.0, 5.0);
   std::vector<ExampleLength> out;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto s = static_cast<std::size_t>(std::clamp(len(rng), 3.0, 60.0));
-    const auto t = static_cast<std::size_t>(std::clamp(s * 1.1 + (rng() % 5) - 2.0, 3.0, 70.0));
+    const auto s = static_cast<uint32_t>(std::clamp(len(rng), 3.0, 60.0));
+    const auto t = static_cast<uint32_t>(std::clamp(s * 1.1 + (rng() % 5) - 2.0, 3.0, 70.0));
     out.push_back({s, t});
   }
   return out;
@@ -40,7 +41,7 @@ TEST_CASE("batches respect the token budget") {
   LengthBucketBatcher batcher(lengths, {.batchTokens = 600, .batchSentences = 0, .seed = 1});
   for (const auto& batch : batcher.epoch(0)) {
     std::size_t longest = 0;
-    for (std::size_t i : batch) longest = std::max({longest, lengths[i].source, lengths[i].target});
+    for (std::size_t i : batch) longest = std::max<std::size_t>({longest, lengths[i].source, lengths[i].target});
     CHECK(batch.size() * longest <= 600);
   }
 }
@@ -91,7 +92,7 @@ TEST_CASE("the target side is padded least: the decoder pays for every target ce
   // source and target lengths independent, so a batch can be tight on one side only
   std::mt19937 rng(5);
   std::vector<ExampleLength> lengths;
-  for (int i = 0; i < 5000; ++i) lengths.push_back({5 + rng() % 30, 5 + rng() % 30});
+  for (int i = 0; i < 5000; ++i) lengths.push_back({static_cast<uint32_t>(5 + rng() % 30), static_cast<uint32_t>(5 + rng() % 30)});
   LengthBucketBatcher batcher(lengths, {.batchTokens = 2048, .batchSentences = 0, .seed = 1});
   const auto stats = measurePadding(lengths, batcher.epoch(0));
   CHECK(stats.targetPaddingRatio() < 0.02);
@@ -107,4 +108,34 @@ TEST_CASE("padding is measured exactly") {
   CHECK(stats.realTargetTokens == 4);
   CHECK(stats.paddedTargetTokens == 2 * 3);
   CHECK(stats.targetPaddingRatio() == doctest::Approx(1.0 - 4.0 / 6.0));
+}
+
+TEST_CASE("batches are those of a seeded shuffle then std::stable_sort by (target, source), as they always were") {
+  // The batcher sorts by counting; this is the plan it must reproduce, written as it was before
+  // (the same batches for the same seed across versions: a resumed run continues its epoch).
+  const auto lengths = realisticLengths(5000);
+  const BatchingOptions options{.batchTokens = 900, .batchSentences = 0, .seed = 11};
+  for (const std::uint64_t epoch : {0, 1, 7}) {
+    std::mt19937_64 rng(options.seed * 0x9E3779B97F4A7C15ULL + epoch);
+    std::vector<std::size_t> order(lengths.size());
+    std::iota(order.begin(), order.end(), 0);
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return lengths[a].target != lengths[b].target ? lengths[a].target < lengths[b].target
+                                                    : lengths[a].source < lengths[b].source;
+    });
+    std::vector<std::vector<std::size_t>> expected(1);
+    std::size_t longest = 0;
+    for (std::size_t i : order) {
+      const std::size_t len = std::max(lengths[i].source, lengths[i].target);
+      if (!expected.back().empty() && (expected.back().size() + 1) * std::max(longest, len) > options.batchTokens) {
+        expected.emplace_back();
+        longest = 0;
+      }
+      expected.back().push_back(i);
+      longest = std::max(longest, len);
+    }
+    for (std::size_t i = expected.size(); i > 1; --i) std::swap(expected[i - 1], expected[rng() % i]);
+    CHECK(LengthBucketBatcher(lengths, options).epoch(epoch) == expected);
+  }
 }

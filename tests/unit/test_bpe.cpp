@@ -2,6 +2,7 @@
 #include "tokenization/BpeError.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
+#include "tokenization/WordCachedEncoder.h"
 #include "tokenization/SpecialIds.h"
 
 #include <doctest/doctest.h>
@@ -95,4 +96,23 @@ TEST_CASE("encoding from two threads at once gives the same ids as one thread") 
   t2.join();
   CHECK(a == expected);
   CHECK(b == expected);
+}
+
+TEST_CASE("word by word through the cache, lines get exactly SentencePiece's ids") {
+  const BpeModel bpe(test::sharedBpeModelPath());
+  WordCachedEncoder cached(bpe, 50);  // small: the cache starts again several times
+  auto lines = test::sampleSentences(400, 9);
+  for (const std::string odd : {"", " ", "  zwei  Leerzeichen ", "Tab\tim Satz", "ĳssel ǆungla", "a ¨ b ´ c",
+                                "\xC2\xA0nbsp\xC2\xA0", "Œuvre ſchön Ÿ", "x\xCC\x81 y \xCC\x81z", "Hund.\"", "日本 語", "„Ja“ – ‚nein‘ — …"})
+    lines.push_back(odd);
+  std::size_t split = 0;
+  for (const auto& line : lines) {
+    INFO(line);
+    CHECK(cached.encode(line) == bpe.encodeIds(line));
+    split += WordCachedEncoder::splittable(line);
+  }
+  CHECK(split > 400);  // the sample sentences (umlauts, accents, quotes, digits) all go word by word
+  CHECK_FALSE(WordCachedEncoder::splittable("Tab\tim Satz"));
+  CHECK_FALSE(WordCachedEncoder::splittable("a ¨ b"));
+  CHECK(WordCachedEncoder::splittable("Œuvre für Ärzte"));
 }
