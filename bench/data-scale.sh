@@ -7,15 +7,16 @@
 # (pairs/s), the prepared file's size, and per start the time until training begins (its line
 # "training: N pairs in B batches"), the whole run's time (with a validation of the first 100
 # lines of Multi30k's val, a checkpoint and the shortlist) and peak RSS (of every worker with
-# --processes). 29,000 pairs (Multi30k's own size) is the baseline: what is left of the peak RSS
-# above it is what the corpus costs.
+# --processes), then the training speed of --steps more steps (tokens/s, metrics.csv's rows after
+# the first ten steps). 29,000 pairs (Multi30k's own size) is the baseline: what is left of the
+# peak RSS above it is what the corpus costs, and its tokens/s are what a large corpus must keep.
 #   bench/data-scale.sh [--pairs "29000 1000000 10000000"] [--config configs/multi30k-de-en-rnn.ini]
-#                       [--work DIR] [--processes 2] [--threads 2]
+#                       [--work DIR] [--processes 2] [--threads 2] [--steps 40]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
 PAIRS="29000 1000000 10000000" CONFIG=$ROOT/configs/multi30k-de-en-rnn.ini WORK=${TMPDIR:-/tmp}/nmt-data-scale
-PROCESSES=2 THREADS=2
+PROCESSES=2 THREADS=2 STEPS=40
 while [ $# -gt 0 ]; do
   case $1 in
     --pairs) PAIRS=$2; shift 2 ;;
@@ -23,7 +24,8 @@ while [ $# -gt 0 ]; do
     --work) WORK=$2; shift 2 ;;
     --processes) PROCESSES=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
-    *) echo "usage: $0 [--pairs \"N ...\"] [--config FILE] [--work DIR] [--processes N (0: none)] [--threads N]" >&2
+    --steps) STEPS=$2; shift 2 ;;
+    *) echo "usage: $0 [--pairs \"N ...\"] [--config FILE] [--work DIR] [--processes N (0: none)] [--threads N] [--steps N]" >&2
        exit 2 ;;
   esac
 done
@@ -93,5 +95,10 @@ for n in $PAIRS; do
     measure "$dir/resume-$PROCESSES.log" "$BIN/nmt-train" "${common[@]}" --resume --max-steps 3 --processes "$PROCESSES"
     echo "resume, --processes $PROCESSES: training after ${READY} s, whole run ${WALL} s, peak RSS per process" \
          "(launcher too) to the first step ${STEP_PEAKS}MiB, in all ${PEAKS}MiB"
+  fi
+  if [ "$STEPS" -gt 0 ]; then
+    measure "$dir/speed.log" "$BIN/nmt-train" "${common[@]}" --resume --max-steps $((10 + STEPS)) --log-every 10
+    echo "training speed, steps 11-$((10 + STEPS)): $(awk -F, 'NR > 1 && $1 > 10 && $8 != "" { s += $8; n++ }
+      END { printf "%.0f", n ? s / n : 0 }' "$dir/run/metrics.csv") tokens/s (metrics.csv, mean of its rows)"
   fi
 done
