@@ -39,6 +39,14 @@ CorpusFiles corpusFiles(const std::string& what, const std::string& source, cons
   return tsv.empty() ? CorpusFiles{source, target, ""} : CorpusFiles{"", "", tsv};
 }
 
+// A training corpus without a pair to train on, said before anything else is done with it.
+void requirePairs(const CorpusFiles& files, const CorpusCounts& counts) {
+  if (counts.lines > counts.emptySkipped) return;  // (pairs all too long: the trainer says so)
+  throw InputError(counts.lines == 0 ? "no training pairs: " + files.describe() + (files.tsv.empty() ? " are empty" : " is empty")
+                                     : fmt::format("no training pairs: each of the {} lines of {} has an empty side",
+                                                   counts.lines, files.describe()));
+}
+
 void writeLinesFile(const std::string& path, const std::vector<std::string>& lines) {
   OutputFile out(path);
   for (const auto& line : lines) out.stream() << line << '\n';
@@ -138,7 +146,8 @@ void prepareTrainingCorpus(const ModelDirectory& dir, const CorpusFiles& files, 
   }
   files::createDirectories(files::parentDirectory(path));
   const BpeModel sourceModel(dir.sourceBpeModel()), targetModel(dir.targetBpeModel());
-  prepareCorpus(files, sourceModel, targetModel, maxLength, threads, path, key, progress);
+  CorpusCounts counts = prepareCorpus(files, sourceModel, targetModel, maxLength, threads, path, key, progress);
+  requirePairs(files, counts);
 }
 
 std::string describeCounts(const std::string& what, const CorpusCounts& c) {
@@ -205,6 +214,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   std::optional<CorpusSample> bpeSample;
   if (group.writesFiles() && !dir.hasBpeModels())
     bpeSample = sampleCorpus(trainFiles, request.bpe.sentenceLimit, request.seed);
+  if (bpeSample) requirePairs(trainFiles, bpeSample->counts);
   files::createDirectories(dir.root());  // only once the data has passed its checks
   takeLock();
   checkRunState();  // again: a run that held the lock until now may have left a checkpoint

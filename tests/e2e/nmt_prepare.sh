@@ -39,4 +39,12 @@ rm run/data/train.bin
 expect_ok "${TRAIN[@]}" --resume --max-steps 40
 expect_contains "$ERR" "prepared run/data/train.bin: 601 pairs in "
 cmp -s run/data/train.bin keep.bin || fail "the same inputs prepared again gave another file"
+
+# no pairs to train on: said before anything is written
+: > empty.src
+: > empty.tgt
+expect_fail 1 "$BIN/nmt-train" --train-src empty.src --train-tgt empty.tgt --valid-src valid.src --valid-tgt valid.tgt \
+  "${TINY_MODEL[@]}" --device cpu --model-dir none
+expect_line "$(tail -n 1 <<< "$ERR")" "nmt-train: error: no training pairs: $TMP/empty.src and $TMP/empty.tgt are empty"
+[ -e none ] && fail "a run without training pairs made its folder"
 finish
