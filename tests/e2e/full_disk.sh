@@ -43,6 +43,18 @@ cmp -s fs/run/last.pt last.before || fail "the previous last.pt changed"
 no_temporary_files
 expect_ok "$BIN/nmt-translate" --model fs/run --input valid.src --weights last.pt
 
+# --- a prepared corpus that does not fit: one line, nothing under its name, the run resumes once there is room
+size=$(stat -c %s run/data/train.bin)
+rm -rf fs/run
+kept=(run/source.model run/target.model run/last.pt run/config.ini)
+remount $(( $(du -ck "${kept[@]}" | tail -1 | cut -f1) + size / 2048 + 8 ))
+mkdir fs/run
+cp -a "${kept[@]}" fs/run/
+expect_fail 1 "$BIN/nmt-train" "${DATA[@]}" --model-dir fs/run --resume --max-steps 31 --device cpu
+expect_line "$(last_line "$ERR")" "nmt-train: error: cannot write fs/run/data/train.bin: No space left on device"
+[ ! -e fs/run/data/train.bin ] || fail "a partial fs/run/data/train.bin was left"
+no_temporary_files
+
 # --- BPE models that do not fit: one line, nothing under the final names
 remount 100
 expect_fail 1 "$BIN/nmt-bpe" train --input train.src --model-prefix fs/bpe --vocab-size 60
