@@ -128,6 +128,8 @@ PreparedCorpus PreparedCorpus::fromPairs(const std::vector<EncodedPair>& pairs, 
   corpus.sourceLengths_ = storage->sourceLengths.data();
   corpus.targetLengths_ = storage->targetLengths.data();
   corpus.pairs_ = pairs.size();
+  corpus.totalIds_ = ids.size();
+  corpus.path_ = "a corpus in memory";
   corpus.counts_ = counts;
   corpus.storage_ = std::move(storage);
   return corpus;
@@ -179,11 +181,14 @@ PreparedCorpus PreparedCorpus::open(const std::string& path) {
   corpus.pairs_ = static_cast<std::size_t>(t.pairs);
   corpus.counts_ = {t.lines, t.emptySkipped, t.tooLongDropped, t.pairs};
   corpus.key_.assign(reinterpret_cast<const char*>(base + layout.key), t.keyBytes);
-  for (std::size_t i = 0; i < corpus.pairs_; ++i)  // ids beyond the end would be read as memory
-    if (corpus.offsets_[i] + corpus.sourceLengths_[i] + corpus.targetLengths_[i] > t.ids)
-      throw refuse("damaged (pair " + std::to_string(i + 1) + " lies beyond its ids)");
+  corpus.totalIds_ = t.ids;
+  corpus.path_ = path;
   corpus.storage_ = std::move(storage);
   return corpus;
+}
+
+void PreparedCorpus::throwBeyondIds() const {
+  throw InputError(path_ + ": damaged (a pair lies beyond its ids); delete it and nmt-train prepares it again");
 }
 
 std::vector<ExampleLength> PreparedCorpus::batchLengths() const {

@@ -71,7 +71,13 @@ class PreparedCorpus {
 
  private:
   struct Storage;
-  PieceIds ids(uint64_t offset, std::size_t size) const { return {ids_ + offset * idBytes_, size, idBytes_}; }
+  // Checked here, as batches read pairs, rather than for every pair at open: that would bring the
+  // whole index into memory at each start. A file passes its CRC check unless made wrongly.
+  PieceIds ids(uint64_t offset, std::size_t size) const {
+    if (offset + size > totalIds_) throwBeyondIds();
+    return {ids_ + offset * idBytes_, size, idBytes_};
+  }
+  [[noreturn]] void throwBeyondIds() const;
 
   std::shared_ptr<const Storage> storage_;  // the mapping or the owned arrays
   const unsigned char* ids_ = nullptr;
@@ -80,6 +86,8 @@ class PreparedCorpus {
   const uint16_t* sourceLengths_ = nullptr;
   const uint16_t* targetLengths_ = nullptr;
   std::size_t pairs_ = 0;
+  uint64_t totalIds_ = 0;
+  std::string path_;  // for messages ("in memory" when not mapped)
   CorpusCounts counts_;
   std::string key_;
 };
