@@ -114,7 +114,8 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
   double flops = 0.0, total = 0.0;
   std::size_t targetTokens = 0, realTokens = 0;
   for (int i = -2; i < batches; ++i) {  // two warm-up batches
-    const Batch batch = makeBatch(pairs, plan[(i + 2) % plan.size()], c10::Device(c10::kCPU));
+    const Batch batch = makeBatch(pairs, {plan[(i + 2) % plan.size()].begin(), plan[(i + 2) % plan.size()].end()},
+                                  c10::Device(c10::kCPU));
     const Stopwatch watch;
     const auto out = model->forward(batch);
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);

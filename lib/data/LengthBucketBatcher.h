@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace nmt {
@@ -22,25 +24,32 @@ struct BatchingOptions {
   bool shuffle = true;     // false: no shuffling, batches in length order (for translation)
 };
 
+// An epoch's batches, each a list of example indices (32 bits: ten million pairs take 40 MB).
+using BatchPlan = std::vector<std::vector<std::uint32_t>>;
+
 // Groups examples of similar length so padding stays small: sorts by (target, source) length
 // with seeded random tie-breaking, cuts batches under the budget, then shuffles batch order.
 // Every example appears in exactly one batch per epoch.
 class LengthBucketBatcher {
  public:
   LengthBucketBatcher(std::vector<ExampleLength> lengths, BatchingOptions options);
+  // Lengths read where they are (a mapped corpus's index) rather than copied: lengthOf(i) for
+  // i < count, callable while the batcher lives.
+  LengthBucketBatcher(std::size_t count, std::function<ExampleLength(std::size_t)> lengthOf, BatchingOptions options);
 
-  // The batches of one epoch, as example indices. Deterministic in (seed, epoch).
-  std::vector<std::vector<std::size_t>> epoch(std::uint64_t epochIndex) const;
-
-  const std::vector<ExampleLength>& lengths() const { return lengths_; }
+  // The batches of one epoch. Deterministic in (seed, epoch).
+  BatchPlan epoch(std::uint64_t epochIndex) const;
 
  private:
-  std::vector<ExampleLength> lengths_;
+  LengthBucketBatcher(std::shared_ptr<const std::vector<ExampleLength>> lengths, BatchingOptions options);
+
+  std::size_t count_;
+  std::function<ExampleLength(std::size_t)> lengthOf_;
   BatchingOptions options_;
 };
 
 // Fixed-size batches in the given order, no length grouping: the baseline to compare with.
-std::vector<std::vector<std::size_t>> fixedSizeBatches(std::size_t examples, std::size_t batchSize);
+BatchPlan fixedSizeBatches(std::size_t examples, std::size_t batchSize);
 
 struct PaddingStats {
   std::size_t realTokens = 0;          // source + target tokens
@@ -56,7 +65,6 @@ struct PaddingStats {
   }
 };
 
-PaddingStats measurePadding(const std::vector<ExampleLength>& lengths,
-                            const std::vector<std::vector<std::size_t>>& batches);
+PaddingStats measurePadding(const std::vector<ExampleLength>& lengths, const BatchPlan& batches);
 
 }  // namespace nmt

@@ -225,7 +225,8 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
 
 TrainOutcome Trainer::run() {
   if (peers_.writesFiles()) metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
-  const LengthBucketBatcher batcher(train_.batchLengths(), options_.batching);
+  const LengthBucketBatcher batcher(
+      train_.size(), [this](std::size_t i) { return train_.batchLength(i); }, options_.batching);
   auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
   const std::string shared =
       peers_.size() > 1 ? fmt::format(", each shared by {} workers ({})", peers_.size(), peers_.transport()) : "";

@@ -42,9 +42,10 @@ CorpusFiles corpusFiles(const std::string& what, const std::string& source, cons
 // A training corpus without a pair to train on, said before anything else is done with it.
 void requirePairs(const CorpusFiles& files, const CorpusCounts& counts) {
   if (counts.lines > counts.emptySkipped) return;  // (pairs all too long: the trainer says so)
-  throw InputError(counts.lines == 0 ? "no training pairs: " + files.describe() + (files.tsv.empty() ? " are empty" : " is empty")
-                                     : fmt::format("no training pairs: each of the {} lines of {} has an empty side",
-                                                   counts.lines, files.describe()));
+  throw InputError(counts.lines == 0
+                       ? "no training pairs: " + files.describe() + (files.tsv.empty() ? " are empty" : " is empty")
+                       : fmt::format("no training pairs: each of the {} lines of {} has an empty side",
+                                     counts.lines, files.describe()));
 }
 
 void writeLinesFile(const std::string& path, const std::vector<std::string>& lines) {
@@ -270,8 +271,8 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   auto outcome = trainer.run();
   // a new model comes with its shortlist (nmt-translate --shortlist on); a stop by signal hurries
   if (group.writesFiles() && outcome.reason != StopReason::kSignal)
-    progress.message(makeShortlist(dir, train.sample(kShortlistPairs, request.seed), validPairs.pairs, effective.model.sourceVocab,
-                                   effective.model.targetVocab, ShortlistOptions{}));
+    progress.message(makeShortlist(dir, train.sample(kShortlistPairs, request.seed), validPairs.pairs,
+                                   effective.model.sourceVocab, effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();
   if (state.bestStep > 0)

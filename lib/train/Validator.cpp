@@ -30,7 +30,7 @@ ValidationResult Validator::run(Seq2Seq& model) const {
   int64_t tokens = 0;
   std::vector<std::string> hypotheses(pairs_.size());
   for (const auto& rows : batches_) {
-    const Batch batch = makeBatch(pairs_, rows, device_);
+    const Batch batch = makeBatch(pairs_, {rows.begin(), rows.end()}, device_);
     const auto out = model->forward(batch, 1.0);
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
     const auto terms = labelSmoothedLoss(out.logProbs, gold, 0.0, SpecialIds::kPad);

@@ -32,7 +32,7 @@ class Validator {
   std::vector<EncodedPair> pairs_;
   std::vector<std::string> references_;
   const BpeModel& targetBpe_;
-  std::vector<std::vector<std::size_t>> batches_;
+  BatchPlan batches_;
   c10::Device device_;
   DecodeLimits limits_;
 };

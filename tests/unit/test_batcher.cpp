@@ -51,7 +51,7 @@ TEST_CASE("an example over the budget gets a batch of its own") {
   LengthBucketBatcher batcher(lengths, {.batchTokens = 100, .batchSentences = 0, .seed = 1});
   const auto batches = batcher.epoch(0);
   CHECK(batches.size() == 2);
-  CHECK(std::count(batches.begin(), batches.end(), std::vector<std::size_t>{1}) == 1);
+  CHECK(std::count(batches.begin(), batches.end(), std::vector<uint32_t>{1}) == 1);
 }
 
 TEST_CASE("sentence-count batching") {
@@ -124,7 +124,7 @@ TEST_CASE("batches are those of a seeded shuffle then std::stable_sort by (targe
       return lengths[a].target != lengths[b].target ? lengths[a].target < lengths[b].target
                                                     : lengths[a].source < lengths[b].source;
     });
-    std::vector<std::vector<std::size_t>> expected(1);
+    BatchPlan expected(1);
     std::size_t longest = 0;
     for (std::size_t i : order) {
       const std::size_t len = std::max(lengths[i].source, lengths[i].target);
@@ -132,7 +132,7 @@ TEST_CASE("batches are those of a seeded shuffle then std::stable_sort by (targe
         expected.emplace_back();
         longest = 0;
       }
-      expected.back().push_back(i);
+      expected.back().push_back(static_cast<uint32_t>(i));
       longest = std::max(longest, len);
     }
     for (std::size_t i = expected.size(); i > 1; --i) std::swap(expected[i - 1], expected[rng() % i]);
