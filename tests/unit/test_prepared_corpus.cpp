@@ -163,3 +163,20 @@ TEST_CASE("the BPE sample: every pair when there are few enough, else a seeded s
     CHECK(at < all.sources.size());
   }
 }
+
+TEST_CASE("a side over 65,535 pieces is dropped by --max-length, else refused naming its line") {
+  test::TempDir dir;
+  std::string huge;
+  for (int i = 0; i < 40000; ++i) huge += "x y ";  // a piece per letter at least
+  test::writeLines(dir.file("s.txt"), {"ein Hund", huge});
+  test::writeLines(dir.file("t.txt"), {"a dog", "short"});
+  const CorpusFiles files{dir.file("s.txt"), dir.file("t.txt"), ""};
+  const auto kept = prepare(files, dir.file("a.bin"), 100);
+  CHECK(kept.size() == 1);
+  CHECK(kept.counts().tooLongDropped == 1);
+  const auto message = errorOf([&] { prepare(files, dir.file("b.bin"), 0); });
+  CHECK(message.rfind(dir.file("s.txt") + ":2: ", 0) == 0);
+  CHECK(message.find(" pieces on a side, more than the 65535 a training pair may have; set --max-length to drop such "
+                     "pairs") != std::string::npos);
+  CHECK(errorOf([&] { test::readFile(dir.file("b.bin")); }) != "");  // nothing left under its name
+}
