@@ -9,9 +9,12 @@ OutputSlice sliceRows(const std::vector<int>& ids, const at::Tensor& weight, con
   OutputSlice slice;
   slice.ids = ids;
   slice.deviceIds = at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).to(weight.device());
+  if (int8) {  // a quantized step reads only the int8 rows
+    slice.int8 = std::make_shared<Int8Linear>(int8->rows(slice.deviceIds));
+    return slice;
+  }
   slice.weight = weight.index_select(0, slice.deviceIds);
   if (bias.defined()) slice.bias = bias.index_select(0, slice.deviceIds);
-  if (int8) slice.int8 = std::make_shared<Int8Linear>(int8->rows(slice.deviceIds));
   return slice;
 }
 

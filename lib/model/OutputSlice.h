@@ -15,9 +15,9 @@ namespace nmt {
 struct OutputSlice {
   std::vector<int> ids;  // sorted target ids
   at::Tensor deviceIds;  // the same, int64 on the model's device
-  at::Tensor weight;     // the output layer's rows (or the tied embedding's) for those pieces
-  at::Tensor bias;       // undefined when the layer has none
-  std::shared_ptr<const Int8Linear> int8;  // the same rows in int8, when the decoder's output is quantized
+  at::Tensor weight;     // the output layer's rows (or the tied embedding's) for those pieces; undefined with int8
+  at::Tensor bias;       // undefined when the layer has none, or with int8
+  std::shared_ptr<const Int8Linear> int8;  // the same rows in int8 instead, when the decoder's output is quantized
 };
 
 // The rows `ids` of an output layer: weight [V, in] (the layer's, or the tied embedding's), bias
