@@ -1,6 +1,7 @@
 #include "common/SharedOptions.h"
 
 #include "common/AppMain.h"
+#include "util/HeapReuse.h"
 
 #include <fmt/core.h>
 
@@ -36,6 +37,8 @@ TranslationModel loadModelFor(const DecodingOptions& options, const std::string&
   auto model = loadTranslationModel(directory, runtime, weights);
   if (options.shortlist) loadShortlist(model);
   if (options.int8) quantizeOutput(model);
+  // what loading (and quantizing: the fp32 layer int8 replaces) freed, reuseFreedMemory would keep
+  returnFreedMemory();
   return model;
 }
 

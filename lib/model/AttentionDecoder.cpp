@@ -88,8 +88,11 @@ torch::Tensor vocabularyLogits(const torch::Tensor& output, bool tied, const tor
 
 torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const torch::Tensor& context,
                                            const torch::Tensor& embedded) {
-  const auto pre = output_(dropout_(torch::cat({hidden, context, embedded}, -1)));
-  return vocabularyLogits(pre, config_.tieTargetEmbeddings, embedding_->weight);
+  const bool tied = config_.tieTargetEmbeddings;
+  const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
+  if (int8Output_ && !tied) return (*int8Output_)(features);
+  const auto pre = output_(features);
+  return int8Output_ ? (*int8Output_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
 }
 
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
@@ -99,8 +102,12 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
 }
 
 void AttentionDecoderImpl::quantizeOutput() {
-  int8Output_ = config_.tieTargetEmbeddings ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
-                                            : std::make_shared<Int8Linear>(output_->weight, output_->bias);
+  if (config_.tieTargetEmbeddings) {  // the embeddings stay: steps read them
+    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+    return;
+  }
+  int8Output_ = std::make_shared<Int8Linear>(output_->weight, output_->bias);
+  releaseWeight(output_->weight);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,

@@ -58,7 +58,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::GRU gru_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
-  std::shared_ptr<const Int8Linear> int8Output_;  // the output layer (tied: E -> V) in int8, when quantized
+  std::shared_ptr<const Int8Linear> int8Output_;  // the output layer (tied: E -> V) in int8, when quantized (untied: output_ released)
 };
 TORCH_MODULE(AttentionDecoder);
 

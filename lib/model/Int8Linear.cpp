@@ -34,6 +34,11 @@ void useInt8Engine() {
                    (found.empty() ? std::string("none") : found) + " (QNNPACK is slower than fp32 on this CPU)");
 }
 
+void releaseWeight(at::Tensor& weight) {
+  at::NoGradGuard noGrad;
+  weight.set_(at::empty({0, weight.size(1)}, weight.options()));
+}
+
 Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
     : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()) {
   const auto w = weight.detach().to(at::kFloat).contiguous();

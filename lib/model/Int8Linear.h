@@ -34,6 +34,10 @@ class Int8Linear {
   c10::IValue packed_;  // values_ packed as qint8 with scale 1
 };
 
+// Frees a weight that an Int8Linear has replaced (its shape's row count becomes 0): quantizing
+// should shrink a model in memory, not add a copy.
+void releaseWeight(at::Tensor& weight);
+
 // Selects the int8 engine for this process (oneDNN, or x86/FBGEMM where LibTorch has them; QNNPACK
 // is slower than fp32 on x86 CPUs). InputError saying why when none is usable.
 void useInt8Engine();

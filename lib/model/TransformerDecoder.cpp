@@ -133,8 +133,12 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
 }
 
 void TransformerDecoderImpl::quantizeOutput() {
-  int8Output_ = output_ ? std::make_shared<Int8Linear>(output_->weight, output_->bias)
-                        : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+  if (!output_) {  // tied: the embeddings stay, steps read them
+    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+    return;
+  }
+  int8Output_ = std::make_shared<Int8Linear>(output_->weight, output_->bias);
+  releaseWeight(output_->weight);
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -148,7 +152,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logProbs, state, attention] =
-      run(targetInput, initialState(encoded), prepare(encoded), nullptr, nullptr);
+      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output_.get());
   return {logProbs, attention, targetInput};
 }
 

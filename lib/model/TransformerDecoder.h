@@ -96,7 +96,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::ModuleList layers_{nullptr};
   torch::nn::LayerNorm finalNorm_{nullptr};
   torch::nn::Linear output_{nullptr};  // d -> V; absent when the output is tied to the embeddings
-  std::shared_ptr<const Int8Linear> int8Output_;  // d -> V in int8, when quantized (steps only)
+  std::shared_ptr<const Int8Linear> int8Output_;  // d -> V in int8, when quantized (then output_ is released)
   bool keep_ = false;
   std::vector<torch::Tensor> selfAttention_, crossAttention_;
 };

@@ -11,4 +11,10 @@ void reuseFreedMemory() {
 #endif
 }
 
+void returnFreedMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 }  // namespace nmt

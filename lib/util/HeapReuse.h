@@ -9,4 +9,8 @@ namespace nmt {
 // steps, a little above it when blocks fragment. Call once, before the first tensor.
 void reuseFreedMemory();
 
+// Gives the heap's free memory back to the kernel once, after something large was freed for good
+// (the fp32 weights --int8 replaces), which reuseFreedMemory would otherwise keep.
+void returnFreedMemory();
+
 }  // namespace nmt

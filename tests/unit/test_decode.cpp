@@ -248,14 +248,26 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
       const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
       CHECK((int8Sliced.logProbs - sliced.logProbs).abs().max().item<float>() < 0.05f);
     }
-  // a trained model's translations do not move
+  // a trained model's translations do not move, nor its scores of given translations (forward, as
+  // forced decoding uses); an untied output layer's fp32 weights are released
   for (const std::string architecture : {"rnn", "transformer"}) {
     INFO(architecture);
     auto model = copyModel(architecture);
     c10::InferenceMode inference;
     const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
     const auto fp32 = greedySearch(model, batch, DecodeLimits{});
+    const auto fp32Forced = model->forward(batch, 1.0).logProbs;
     model->decoder().quantizeOutput();
+    const auto forced = model->forward(batch, 1.0).logProbs;
+    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1).unsqueeze(-1);
+    const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
+    const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
+    CHECK(scoreMoved.abs().max().item<float>() < 0.1f);  // each reference piece's log-probability (0.072 seen)
+    REQUIRE_FALSE(model->config().tieTargetEmbeddings);
+    std::size_t released = 0;
+    for (const auto& p : model->named_parameters())
+      if (p.key() == "decoder.output.weight") released += p.value().numel() == 0 ? 1 : 0;
+    CHECK(released == 1);
     const auto int8 = greedySearch(model, batch, DecodeLimits{});
     for (std::size_t r = 0; r < 4; ++r) {
       CHECK(int8[r].tokens == fp32[r].tokens);
