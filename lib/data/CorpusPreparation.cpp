@@ -6,18 +6,17 @@
 #include "util/Crc32.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
+#include "util/ParallelFor.h"
 #include "util/Stopwatch.h"
 
 #include <fmt/core.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <exception>
 #include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
-#include <thread>
 
 namespace nmt {
 namespace {
@@ -31,18 +30,25 @@ uint32_t crcOfRange(std::ifstream& in, uint64_t from, uint64_t size) {
   return crc32(0, reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<std::size_t>(in.gcount()));
 }
 
-std::string describeFile(const std::string& path, bool whole) {
+// An input file, which may be large: where it is, its size and time, and its first and last MiB.
+std::string describeInput(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return path + " missing\n";
   const auto size = static_cast<uint64_t>(st.st_size);
   std::ifstream in(path, std::ios::binary);
-  if (whole) {  // a BPE model, small: its contents wherever its folder is
-    return path.substr(path.rfind('/') + 1) + fmt::format(" crc {:08x}\n", crcOfRange(in, 0, size));
-  }
-  std::string out = files::canonicalPath(path);
-  const uint64_t head = std::min<uint64_t>(size, kMiB), tail = std::min<uint64_t>(size, kMiB);
-  return out + fmt::format(" size {} mtime {}.{:09d} head {:08x} tail {:08x}\n", size, st.st_mtim.tv_sec,
-                           st.st_mtim.tv_nsec, crcOfRange(in, 0, head), crcOfRange(in, size - tail, tail));
+  const uint64_t edge = std::min<uint64_t>(size, kMiB);
+  return files::canonicalPath(path) + fmt::format(" size {} mtime {}.{:09d} head {:08x} tail {:08x}\n", size,
+                                                  st.st_mtim.tv_sec, st.st_mtim.tv_nsec, crcOfRange(in, 0, edge),
+                                                  crcOfRange(in, size - edge, edge));
+}
+
+// A BPE model, small: its name and contents, wherever its folder is.
+std::string describeModel(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return path + " missing\n";
+  std::ifstream in(path, std::ios::binary);
+  return path.substr(path.rfind('/') + 1) +
+         fmt::format(" crc {:08x}\n", crcOfRange(in, 0, static_cast<uint64_t>(st.st_size)));
 }
 
 std::string seconds(double s) {
@@ -55,8 +61,8 @@ std::string preparedCorpusKey(const CorpusFiles& files, const std::vector<std::s
                               std::size_t maxLength) {
   std::string key = fmt::format("prepared corpus format {}\n", PreparedCorpus::kVersion);
   for (const auto& path : {files.source, files.target, files.tsv})
-    if (!path.empty()) key += "input " + describeFile(path, false);
-  for (const auto& path : bpeModels) key += "bpe " + describeFile(path, true);
+    if (!path.empty()) key += "input " + describeInput(path);
+  for (const auto& path : bpeModels) key += "bpe " + describeModel(path);
   key += fmt::format("max-length {}\n", maxLength);
   return key;
 }
@@ -81,6 +87,7 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
                            Progress& progress) {
   constexpr std::size_t kBlock = 1 << 15;  // pairs read, then encoded together
   const Stopwatch clock;
+  const std::string& firstFile = files.tsv.empty() ? files.source : files.tsv;  // whose line numbers messages give
   CorpusReader reader(files);
   PreparedCorpusWriter writer(path, std::max(sourceBpe.vocabSize(), targetBpe.vocabSize()), key);
   std::vector<SentencePair> block(kBlock);
@@ -97,28 +104,16 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
     std::size_t n = 0;
     while (n < kBlock && reader.next(block[n])) ++n;
     if (n == 0) break;
-    std::vector<std::exception_ptr> errors(threads);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        try {
-          for (std::size_t i = t; i < n; i += threads) {
-            sources[i] = cached ? sourceCaches[t].encode(block[i].source) : sourceBpe.encodeIds(block[i].source);
-            targets[i] = cached ? targetCaches[t].encode(block[i].target) : targetBpe.encodeIds(block[i].target);
-          }
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-      });
-    for (auto& th : pool) th.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    parallelFor(n, threads, [&](std::size_t i, unsigned t) {
+      sources[i] = cached ? sourceCaches[t].encode(block[i].source) : sourceBpe.encodeIds(block[i].source);
+      targets[i] = cached ? targetCaches[t].encode(block[i].target) : targetBpe.encodeIds(block[i].target);
+    });
     if (firstBlock) {  // a safety net under WordCachedEncoder: its words must be SentencePiece's
       firstBlock = false;
       for (std::size_t i = 0; i < n && cached; ++i)
         if (sources[i] != sourceBpe.encodeIds(block[i].source) || targets[i] != targetBpe.encodeIds(block[i].target)) {
           progress.message(fmt::format("{}:{}: encoding word by word differs from SentencePiece; encoding whole lines",
-                                       files.tsv.empty() ? files.source : files.tsv, block[i].line));
+                                       firstFile, block[i].line));
           cached = false;
           for (std::size_t k = 0; k < n; ++k) {
             sources[k] = sourceBpe.encodeIds(block[k].source);
@@ -135,7 +130,7 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
       if (longest > PreparedCorpus::kMaxLength)
         throw InputError(fmt::format("{}:{}: {} pieces on a side, more than the {} a training pair may have; set "
                                      "--max-length to drop such pairs",
-                                     files.tsv.empty() ? files.source : files.tsv, block[i].line, longest,
+                                     firstFile, block[i].line, longest,
                                      PreparedCorpus::kMaxLength));
       writer.add(sources[i], targets[i]);
     }

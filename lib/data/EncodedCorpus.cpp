@@ -1,10 +1,9 @@
 #include "data/EncodedCorpus.h"
 
 #include "tokenization/BpeModel.h"
+#include "util/ParallelFor.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 namespace nmt {
 
@@ -20,26 +19,10 @@ EncodedCorpus encodeCorpus(const ParallelCorpus& corpus, const BpeModel& sourceB
                            std::size_t maxLength, unsigned threads) {
   const auto& pairs = corpus.pairs();
   std::vector<EncodedPair> encoded(pairs.size());
-  auto work = [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i)
-      encoded[i] = {sourceBpe.encodeIds(pairs[i].source), targetBpe.encodeIds(pairs[i].target), pairs[i].line};
-  };
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(pairs.size() / 1000 + 1)));
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(threads);
-  const std::size_t chunk = (pairs.size() + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      try {
-        work(std::min(pairs.size(), t * chunk), std::min(pairs.size(), (t + 1) * chunk));
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  }
-  for (auto& th : pool) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(pairs.size() / 1000 + 1));
+  parallelFor(pairs.size(), threads, [&](std::size_t i, unsigned) {
+    encoded[i] = {sourceBpe.encodeIds(pairs[i].source), targetBpe.encodeIds(pairs[i].target), pairs[i].line};
+  });
 
   EncodedCorpus out;
   out.counts = corpus.counts();

@@ -191,13 +191,6 @@ void PreparedCorpus::throwBeyondIds() const {
   throw InputError(path_ + ": damaged (a pair lies beyond its ids); delete it and nmt-train prepares it again");
 }
 
-std::vector<ExampleLength> PreparedCorpus::batchLengths() const {
-  std::vector<ExampleLength> out;
-  out.reserve(pairs_);
-  for (std::size_t i = 0; i < pairs_; ++i) out.push_back(batchLength(i));
-  return out;
-}
-
 std::vector<EncodedPair> PreparedCorpus::sample(std::size_t most, std::uint64_t seed) const {
   // at random within each stretch: evenly spaced picks can fall in step with a corpus's own period
   std::mt19937_64 rng(seed);
