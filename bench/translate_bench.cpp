@@ -1,5 +1,6 @@
 // Translation speed of a trained model directory: batched greedy and beam search over a test
-// set (sentences/s, target tokens/s), batch-1 greedy latency (p50/p95) and peak memory.
+// set (sentences/s, target tokens/s; on a CPU also with as many batches at once as threads),
+// batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
 //                       [--shortlist on] [--int8]
 #include "BenchThreads.h"
@@ -24,11 +25,12 @@ using namespace nmt;
 namespace {
 
 void throughput(TranslationModel& model, const std::vector<std::string>& sentences, const DecodingOptions& decoding,
-                int64_t beam, std::size_t batchSize) {
+                int64_t beam, std::size_t batchSize, std::size_t parallelBatches) {
   TranslatorOptions options;
   options.decoding = decoding;
   options.decoding.beamSize = beam;
   options.batchSize = batchSize;
+  options.parallelBatches = parallelBatches;
   Translator translator(model, options);
   const Stopwatch watch;
   const auto out = translator.translate(sentences);
@@ -36,8 +38,9 @@ void throughput(TranslationModel& model, const std::vector<std::string>& sentenc
   std::size_t tokens = 0;
   for (const auto& t : out)
     if (!t.hypotheses.empty()) tokens += t.best().ids.size() + 1;
-  fmt::print("  {:<22} {:>7.2f} s  {:>7.1f} sentences/s  {:>8.0f} target tokens/s\n",
-             beam == 1 ? fmt::format("greedy (batch {})", batchSize) : fmt::format("beam {}", beam), s,
+  const std::string at = parallelBatches > 1 ? fmt::format(", {} at once", parallelBatches) : "";
+  fmt::print("  {:<30} {:>7.2f} s  {:>7.1f} sentences/s  {:>8.0f} target tokens/s\n",
+             beam == 1 ? fmt::format("greedy (batch {}{})", batchSize, at) : fmt::format("beam {}{}", beam, at), s,
              sentences.size() / s, tokens / s);
 }
 
@@ -54,7 +57,7 @@ void latency(TranslationModel& model, const std::vector<std::string>& sentences,
   }
   std::sort(ms.begin(), ms.end());
   auto pct = [&](double p) { return ms[static_cast<std::size_t>(p * (ms.size() - 1))]; };
-  fmt::print("  {:<22} p50 {:.1f} ms  p95 {:.1f} ms  (over {} sentences)\n", "greedy, batch 1", pct(0.5), pct(0.95),
+  fmt::print("  {:<30} p50 {:.1f} ms  p95 {:.1f} ms  (over {} sentences)\n", "greedy, batch 1", pct(0.5), pct(0.95),
              ms.size());
 }
 
@@ -99,8 +102,13 @@ int main(int argc, char* argv[]) {
       const std::string threadInfo = configureBenchThreads(n, intraOp);
       fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
                  cpuModelName());
-      throughput(model, sentences, decoding, 1, batchSize);
-      throughput(model, sentences, decoding, beam, batchSize);
+      // one batch at a time on all of OpenBLAS's threads; then as many batches at once, one thread each
+      std::vector<std::size_t> parallel{1};
+      if (model.device.is_cpu() && openBlasThreads() > 1) parallel.push_back(openBlasThreads());
+      for (std::size_t p : parallel) {
+        throughput(model, sentences, decoding, 1, batchSize, p);
+        throughput(model, sentences, decoding, beam, batchSize, p);
+      }
       latency(model, sentences, decoding, latencyCount);
     }
     fmt::print("peak resident memory: {:.0f} MiB\n", peakResidentMiB());

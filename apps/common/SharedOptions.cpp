@@ -2,8 +2,11 @@
 
 #include "common/AppMain.h"
 #include "util/HeapReuse.h"
+#include "util/Threads.h"
 
 #include <fmt/core.h>
+
+#include <algorithm>
 
 namespace po = boost::program_options;
 
@@ -40,6 +43,20 @@ TranslationModel loadModelFor(const DecodingOptions& options, const std::string&
   // what loading (and quantizing: the fp32 layer int8 replaces) freed, reuseFreedMemory would keep
   returnFreedMemory();
   return model;
+}
+
+void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {
+  table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
+  options.parallelBatches = 0;
+  table.add("parallel-batches", options.parallelBatches,
+            "batches decoded at once on a CPU when the input has several, each on one thread (0: as many as "
+            "--threads; 1: one at a time, its matrix work on all threads)");
+}
+
+void resolveBatchOptions(TranslatorOptions& options, const Runtime& runtime) {
+  if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
+  if (options.parallelBatches == 0)
+    options.parallelBatches = runtime.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
 }
 
 void declareBeamOptions(OptionTable& table, DecodingOptions& options) {

@@ -3,6 +3,7 @@
 #include "common/OptionTable.h"
 #include "decode/DecodingOptions.h"
 #include "decode/TranslationModel.h"
+#include "decode/Translator.h"
 #include "util/Runtime.h"
 
 namespace nmt::app {
@@ -15,6 +16,10 @@ void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
 // --shortlist on|off and --int8: less arithmetic per piece.
 void declareFastDecodingOptions(OptionTable& table, DecodingOptions& options);
+// --batch-size and --parallel-batches (0, the default: as many as OpenBLAS has threads, on a CPU);
+// resolveBatchOptions checks them and settles that default once the runtime is known.
+void declareBatchOptions(OptionTable& table, TranslatorOptions& options);
+void resolveBatchOptions(TranslatorOptions& options, const Runtime& runtime);
 // --beam and --nbest; checkBeamOptions says when they do not fit together.
 void declareBeamOptions(OptionTable& table, DecodingOptions& options);
 void checkBeamOptions(const DecodingOptions& options);

@@ -50,7 +50,7 @@ int main(int argc, char* argv[]) {
                   "transformer decoder: also write each layer's per-head cross-attention "
                   "(OUT/000001.cross.layerL.headH.csv); the main matrix is the mean over the last layer's heads");
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
-    table.add("batch-size", options.batchSize, "sentences per greedy batch");
+    app::declareBatchOptions(table, options);
     app::declareLengthOptions(table, options.decoding);
     app::declareFastDecodingOptions(table, options.decoding);
     app::declareRuntimeOptions(table, runtimeOptions);
@@ -63,6 +63,7 @@ int main(int argc, char* argv[]) {
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
 
     const Runtime runtime = app::startProgram(runtimeOptions);
+    app::resolveBatchOptions(options, runtime);
     auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +

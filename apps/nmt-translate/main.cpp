@@ -64,12 +64,13 @@ void translateFile(Translator& translator, Output& o, const std::string& path, s
   o.file.flush();
 }
 
-// A pipe: translate what has arrived, answer at once, keep going until end of input.
-void translateStream(Translator& translator, Output& o, std::size_t batchSize, std::size_t max) {
+// A pipe: translate what has arrived (at most `most` lines at a time), answer at once, keep going
+// until end of input.
+void translateStream(Translator& translator, Output& o, std::size_t most, std::size_t max) {
   AvailableLines input(STDIN_FILENO);
   std::vector<std::string> lines;
   std::size_t done = 0;
-  while (input.next(lines, batchSize)) {
+  while (input.next(lines, most)) {
     for (std::size_t i = 0; i < lines.size(); ++i) checkInputLine(lines[i], "<stdin>", done + i + 1);
     const auto translations = translator.translate(lines);
     for (const auto& t : translations) {
@@ -124,7 +125,7 @@ int main(int argc, char* argv[]) {
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
     app::declareFastDecodingOptions(table, options.decoding);
-    table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
+    app::declareBatchOptions(table, options);
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareRuntimeOptions(table, runtimeOptions);
     table.addFlag("stats", stats, "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr");
@@ -134,9 +135,9 @@ int main(int argc, char* argv[]) {
                                argc, argv, table.description(), {}, vm))
       return 0;
     app::checkBeamOptions(options.decoding);
-    if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
 
     const Runtime runtime = app::startProgram(runtimeOptions);
+    app::resolveBatchOptions(options, runtime);
     if (verbose) {
       fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}\n", runtime.describe(), runtime.kernelLine);
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
@@ -150,16 +151,18 @@ int main(int argc, char* argv[]) {
     const Stopwatch clock;
     if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
     else if (prompt) interactive(translator, out, model.maxInputLength);
-    else translateStream(translator, out, options.batchSize, model.maxInputLength);
+    else translateStream(translator, out, options.batchSize * options.parallelBatches, model.maxInputLength);
     file.commit();
     if (stats) {
       const double s = clock.seconds();
       const int64_t peak = peakGpuMemoryMiB(runtime.device);
+      const std::size_t most = translator.mostBatchesAtOnce();
+      const std::string atOnce = most == 1 ? "one batch at a time" : fmt::format("{} batches at once", most);
       fmt::print(stderr,
                  "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s; shortlist {}, "
-                 "int8 {}{}\n",
+                 "int8 {}, {}{}\n",
                  out.sentences, out.pieces, s, out.sentences / s, out.pieces / s, options.decoding.shortlist ? "on" : "off",
-                 options.decoding.int8 ? "on" : "off", peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
+                 options.decoding.int8 ? "on" : "off", atOnce, peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
     }
     return 0;
   });

@@ -5,16 +5,35 @@
 #include "decode/RunningBatch.h"
 #include "decode/Search.h"
 #include "util/InputError.h"
+#include "util/ParallelFor.h"
 #include "util/Precision.h"
+#include "util/Threads.h"
 
 #include <algorithm>
 
 namespace nmt {
+namespace {
+
+// Runs of batchSize (in todo's order) dealt to at most `threads` parts in turn; one part when
+// there is only one run.
+std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo, std::size_t batchSize,
+                                            std::size_t threads) {
+  const std::size_t runs = (todo.size() + batchSize - 1) / batchSize;
+  std::vector<std::vector<std::size_t>> parts(std::max<std::size_t>(1, std::min(threads, runs)));
+  for (std::size_t i = 0; i < todo.size(); ++i) parts[(i / batchSize) % parts.size()].push_back(todo[i]);
+  return parts;
+}
+
+}  // namespace
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
   if (options_.decoding.shortlist && !model_.shortlist)
     throw InputError("--shortlist on, but no shortlist is loaded for " + model_.directory);
+  if (options_.parallelBatches < 1) throw InputError("--parallel-batches must be at least 1");
+  if (options_.parallelBatches > 1 && !model_.device.is_cpu())
+    throw InputError("--parallel-batches " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
+                     model_.device.str() + " batches run one at a time (--parallel-batches 1)");
 }
 
 std::vector<int> Translator::readSource(const std::string& sentence, Translation& t) const {
@@ -87,11 +106,27 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
+  const auto parts = split(todo, options_.batchSize, options_.parallelBatches);
+  mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
+  if (parts.size() == 1) {
+    decode(todo, sources, out);
+    return out;
+  }
+  const SingleThreadedBlas oneThreadEach;
+  parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
+    c10::InferenceMode threadInference;
+    const AutocastScope threadAutocast(model_.device, model_.precision);
+    decode(parts[part], sources, out);  // each writes only its own sentences' Translations
+  });
+  return out;
+}
+
+void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+                        std::vector<Translation>& out) {
   if (options_.decoding.beamSize <= 1 && model_.model->decoder().takesNewcomers())
     translateGreedyContinuously(todo, out);
   else
     translateInBatches(todo, sources, out);
-  return out;
 }
 
 void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {

@@ -16,6 +16,12 @@ struct TranslatorOptions {
   // sentences per batch, sorted by length first (beam search: K rows each); greedy search with
   // a decoder that takes newcomers keeps one batch of this many rows running, refilled as sentences end
   std::size_t batchSize = 64;
+  // batches decoded at once on a CPU, each on a thread of its own with single-threaded matrix
+  // products (SingleThreadedBlas): the sorted sentences' runs of batchSize go to the threads in
+  // turn (run k to thread k mod parallelBatches), so the batches are those of one at a time.
+  // Used when a call brings more than one batch; 1: one at a time, matrix work on all threads.
+  // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
+  std::size_t parallelBatches = 1;
 };
 
 // Text in, Translations out: BPE-encodes sentences, decodes them (greedy or beam search, on the
@@ -42,6 +48,8 @@ class Translator {
 
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }
+  // The most batches any translate() so far decoded at once (1 before the first).
+  std::size_t mostBatchesAtOnce() const { return mostBatchesAtOnce_; }
   const Shortlist* shortlist() const { return options_.decoding.shortlist ? model_.shortlist.get() : nullptr; }
 
  private:
@@ -55,9 +63,13 @@ class Translator {
   // greedy search with a decoder that takes no newcomers).
   void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
                           std::vector<Translation>& out);
+  // One of the two above, as the model and options ask.
+  void decode(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+              std::vector<Translation>& out);
 
   TranslationModel& model_;
   TranslatorOptions options_;
+  std::size_t mostBatchesAtOnce_ = 1;
 };
 
 }  // namespace nmt

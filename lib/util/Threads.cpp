@@ -14,12 +14,13 @@ using SetThreads = void (*)(int);
 using GetThreads = int (*)();
 
 GetThreads openblasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); }
+SetThreads openblasSetThreads() { return reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")); }
 
 }  // namespace
 
 std::string configureThreads(int threads) {
   if (threads < 0) throw InputError("--threads must be 0 (library defaults) or positive, not " + std::to_string(threads));
-  auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  const auto set = openblasSetThreads();
   const auto get = openblasGetThreads();
   if (set) {
     at::set_num_threads(1);
@@ -34,6 +35,19 @@ std::string configureThreads(int threads) {
 int matrixThreads() {
   const auto get = openblasGetThreads();
   return get ? get() : at::get_num_threads();
+}
+
+int openBlasThreads() {
+  const auto get = openblasGetThreads();
+  return get ? get() : 0;
+}
+
+SingleThreadedBlas::SingleThreadedBlas() : saved_(openBlasThreads()) {
+  if (saved_ > 1) openblasSetThreads()(1);
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  if (saved_ > 1) openblasSetThreads()(saved_);
 }
 
 }  // namespace nmt

@@ -15,4 +15,21 @@ std::string configureThreads(int threads);
 // cores, or OPENBLAS_NUM_THREADS), else LibTorch's intra-op count.
 int matrixThreads();
 
+// OpenBLAS's thread count; 0 when the BLAS is not OpenBLAS.
+int openBlasThreads();
+
+// While alive, OpenBLAS runs each call on its calling thread alone (its count restored after):
+// for several threads that each run matrix products of their own at once. Changes nothing when
+// the BLAS is not OpenBLAS. The count is process-wide: one at a time, from one thread.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas();
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int saved_;
+};
+
 }  // namespace nmt

@@ -35,6 +35,14 @@ expect_ok "${T[@]}" --input valid.src --batch-size 3
 refilled=$OUT
 expect_ok "${T[@]}" --input valid.src --batch-size 1
 expect_line "$refilled" "$OUT"
+# several batches at once on a CPU (one thread each) translate as one at a time does, in order
+expect_ok "${T[@]}" --input valid.src --batch-size 3 --parallel-batches 1
+expect_line "$OUT" "$refilled"
+expect_ok "${T[@]}" --input valid.src --batch-size 3 --parallel-batches 3 --stats
+expect_line "$OUT" "$refilled"
+expect_contains "$ERR" "int8 off, 3 batches at once"
+expect_fail 2 "${T[@]}" --input valid.src --batch-size 0
+expect_line "$ERR" "nmt-translate: --batch-size must be at least 1 (see nmt-translate --help)"
 
 # --- pipes: same output; each line is answered as soon as it arrives
 expect_ok "${T[@]}" < in.txt
@@ -168,7 +176,7 @@ expect_ok "${T[@]}" --input in.txt --weights last.pt
 
 # --- --stats: counts and speed on stderr
 expect_ok "${T[@]}" --input in.txt --stats
-[[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ off,\ int8\ off$ ]] \
+[[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ off,\ int8\ off,\ one\ batch\ at\ a\ time$ ]] \
   || fail "unexpected --stats line: $ERR"
 
 # --- CUDA, where there is a GPU: the CPU's translations, greedy and beam, in fp32 and bf16
@@ -187,6 +195,8 @@ $(diff <(cut -d'|' -f1-4 <<< "$cpu_beam") <(cut -d'|' -f1-4 <<< "$OUT"))"
   expect_ok "${G[@]}" --input valid.src --output gpu.bf16.txt --precision bf16
   same=$(paste -d'\t' gpu.bf16.txt <(echo "$cpu_greedy") | awk -F'\t' '$1 == $2' | wc -l)
   [ "$same" -ge 36 ] || fail "CUDA bf16: only $same of 40 translations equal the CPU's"
+  expect_fail 1 "${G[@]}" --input valid.src --parallel-batches 2
+  expect_contains "$ERR" "--parallel-batches 2 is for a CPU; on cuda"
 else
   expect_fail 1 "${G[@]}" --input in.txt
   expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"

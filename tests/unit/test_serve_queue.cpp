@@ -1,3 +1,4 @@
+#include "SmallTranslationModel.h"
 #include "TestSupport.h"
 #include "decode/Translator.h"
 #include "serve/BatchingTranslator.h"
@@ -15,26 +16,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// An untrained model over the shared test BPE model: what it says does not matter, only that
-// the queue gives each sentence what the Translator gives it.
-TranslationModel smallModel(std::size_t maxInputLength = 0) {
-  TranslationModel t;
-  t.sourceBpe = std::make_unique<BpeModel>(test::sharedBpeModelPath());
-  t.targetBpe = std::make_unique<BpeModel>(test::sharedBpeModelPath());
-  ModelConfig c;
-  c.sourceVocab = t.sourceBpe->vocabSize();
-  c.targetVocab = t.targetBpe->vocabSize();
-  c.embeddingSize = 16;
-  c.hiddenSize = 24;
-  c.dropout = 0.0;
-  torch::manual_seed(5);
-  t.model = Seq2Seq(c);
-  t.model->initialize();
-  t.model->eval();
-  t.maxInputLength = maxInputLength;
-  return t;
-}
-
 BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size_t maxBatch) {
   BatchingTranslatorOptions o;
   o.batchWait = wait;
@@ -45,7 +26,7 @@ BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size
 
 // What the Translator gives each sentence alone: what the queue must give it too.
 struct AloneReference {
-  TranslationModel model = smallModel();
+  TranslationModel model = test::smallTranslationModel();
   Translator translator{model, options()};
   static TranslatorOptions options() {
     TranslatorOptions o;
@@ -61,7 +42,7 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
   AloneReference reference;
   auto& translator = reference.translator;
 
-  BatchingTranslator queue(smallModel(), queueOptions(300ms, 32));
+  BatchingTranslator queue(test::smallTranslationModel(), queueOptions(300ms, 32));
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
   for (const auto& s : sentences) answers.push_back(queue.submit({s}, {}));
   for (std::size_t i = 0; i < sentences.size(); ++i) {
@@ -83,12 +64,12 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
 }
 
 TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at once") {
-  BatchingTranslator slow(smallModel(), queueOptions(250ms, 32));
+  BatchingTranslator slow(test::smallTranslationModel(), queueOptions(250ms, 32));
   const auto start = std::chrono::steady_clock::now();
   CHECK(slow.submit({"ein Satz"}, {}).get().size() == 1);
   CHECK(std::chrono::steady_clock::now() - start >= 250ms);
 
-  BatchingTranslator full(smallModel(), queueOptions(60s, 3));
+  BatchingTranslator full(test::smallTranslationModel(), queueOptions(60s, 3));
   auto answer = full.submit({"eins", "zwei", "drei", "vier"}, {});
   // three fill a batch at once; the fourth would wait a minute for company, so only check the first batch went
   std::this_thread::sleep_for(20ms);
@@ -99,7 +80,7 @@ TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at onc
 }
 
 TEST_CASE("requests with other decoding settings go in other batches; beam, n-best and attention are served") {
-  BatchingTranslator queue(smallModel(), queueOptions(200ms, 32));
+  BatchingTranslator queue(test::smallTranslationModel(), queueOptions(200ms, 32));
   auto greedy = queue.submit({"ein Hund", "eine Katze"}, {});
   auto beam = queue.submit({"ein Hund"}, {3, 2, true});
   auto empty = queue.submit({}, {});
@@ -125,7 +106,7 @@ TEST_CASE("requests with other decoding settings go in other batches; beam, n-be
 }
 
 TEST_CASE("an empty sentence gives no hypotheses; an overlong one is cut with a warning") {
-  BatchingTranslator queue(smallModel(4), queueOptions(1ms, 32));
+  BatchingTranslator queue(test::smallTranslationModel(4), queueOptions(1ms, 32));
   const auto got = queue.submit({"", "ein sehr langer Satz mit vielen Wörtern"}, {}).get();
   REQUIRE(got.size() == 2);
   CHECK(got[0].hypotheses.empty());
@@ -141,7 +122,7 @@ namespace {
 // A model that never ends a sentence, so that each runs to its length limit: 30 pieces a source
 // piece (</s> included), hundreds of steps for a sentence of a dozen words.
 TranslationModel endlessModel() {
-  auto model = smallModel();
+  auto model = test::smallTranslationModel();
   bool biased = false;
   torch::NoGradGuard noGrad;
   for (auto& p : model.model->named_parameters())
@@ -204,7 +185,7 @@ TEST_CASE("two decoders share the queue: each sentence of concurrent requests ge
   auto& translator = reference.translator;
   auto options = queueOptions(0ms, 2);
   options.decoders = 2;
-  BatchingTranslator queue(smallModel(), options);
+  BatchingTranslator queue(test::smallTranslationModel(), options);
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
   for (std::size_t i = 0; i < sentences.size(); i += 3)  // requests of 3 sentences
     answers.push_back(queue.submit({sentences[i], sentences[i + 1], sentences[i + 2]}, {}));

@@ -1,0 +1,93 @@
+#include "SmallTranslationModel.h"
+#include "TestSupport.h"
+#include "decode/Translator.h"
+#include "util/InputError.h"
+#include "util/Threads.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+using namespace nmt;
+
+namespace {
+
+std::vector<Translation> translateWith(TranslationModel& model, const std::vector<std::string>& sentences,
+                                       int64_t beam, std::size_t batchSize, std::size_t parallelBatches) {
+  TranslatorOptions o;
+  o.decoding.beamSize = beam;
+  o.decoding.nbest = beam;
+  o.decoding.limits.cap = 8;
+  o.batchSize = batchSize;
+  o.parallelBatches = parallelBatches;
+  Translator translator(model, o);
+  // one at a time too with single-threaded products, so that both sides compute the same sums
+  const SingleThreadedBlas sameSums;
+  auto out = translator.translate(sentences);
+  const auto lines = static_cast<std::size_t>(
+      std::count_if(sentences.begin(), sentences.end(), [](const std::string& s) { return !s.empty(); }));
+  const std::size_t runs = (lines + batchSize - 1) / batchSize;
+  CHECK(translator.mostBatchesAtOnce() == std::min(parallelBatches, runs));
+  return out;
+}
+
+// The same pieces; scores equal, or within `relative` where the rows shared a batch with others.
+void checkSame(const std::vector<Translation>& got, const std::vector<Translation>& want, double relative = 0) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CHECK(got[i].sourcePieces == want[i].sourcePieces);
+    REQUIRE(got[i].hypotheses.size() == want[i].hypotheses.size());
+    for (std::size_t k = 0; k < got[i].hypotheses.size(); ++k) {
+      CHECK(got[i].hypotheses[k].ids == want[i].hypotheses[k].ids);
+      if (relative == 0)
+        CHECK(got[i].hypotheses[k].score == want[i].hypotheses[k].score);
+      else
+        CHECK(got[i].hypotheses[k].score == doctest::Approx(want[i].hypotheses[k].score).epsilon(relative));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("parallel batches give what one batch at a time gives, in input order: greedy and beam, RNN and Transformer") {
+  auto sentences = test::sampleSentences(11, 3);
+  sentences[4] = "";  // stays an empty translation in its place
+  for (const std::string architecture : {"rnn", "transformer"}) {
+    CAPTURE(architecture);
+    auto model = test::smallTranslationModel(0, architecture);
+    // beam search (and the Transformer's greedy search) decode the same batches of 3 either way
+    checkSame(translateWith(model, sentences, 3, 3, 2), translateWith(model, sentences, 3, 3, 1));
+    // the RNN's running batch takes other newcomers on each thread, whose sources pad the memory
+    // to other lengths: the same pieces, scores a last bit apart
+    const double relative = architecture == "rnn" ? 1e-6 : 0;
+    checkSame(translateWith(model, sentences, 1, 3, 4), translateWith(model, sentences, 1, 3, 1), relative);
+    const auto alone = translateWith(model, sentences, 1, 1, 1);
+    CHECK(alone[4].empty());
+    checkSame(translateWith(model, sentences, 1, 1, 3), alone, relative);
+  }
+}
+
+TEST_CASE("parallel batches: at least one; the count of OpenBLAS's threads comes back after") {
+  auto model = test::smallTranslationModel();
+  TranslatorOptions o;
+  o.parallelBatches = 0;
+  CHECK(test::errorOf([&] { Translator(model, o); }) == "--parallel-batches must be at least 1");
+  const int before = openBlasThreads();
+  if (before == 0) {
+    MESSAGE("the BLAS is not OpenBLAS: nothing to restore");
+    return;
+  }
+  configureThreads(2);
+  o.parallelBatches = 2;
+  o.batchSize = 1;
+  Translator translator(model, o);
+  {
+    const SingleThreadedBlas one;
+    CHECK(openBlasThreads() == 1);
+  }
+  CHECK(openBlasThreads() == 2);
+  CHECK(translator.translate(test::sampleSentences(4, 1)).size() == 4);
+  CHECK(openBlasThreads() == 2);
+  configureThreads(before);
+}
