@@ -12,14 +12,16 @@
 #
 #   bench/vs-peer.sh [--device cuda|cpu] [--steps 300] [--data data/multi30k] [--out runs/vs-peer]
 #                        [--peer ../shared/peers/torch_seq2seq.py] [--python python3] [--batch-tokens 4096]
-#                        [--decode-lines N] [--threads N] [--decode-only]
+#                        [--decode-lines N] [--threads N] [--decode-only] [--reuse-models]
 #   bench/vs-peer.sh --device cpu --steps 4 --decode-lines 64 --python /usr/bin/python3   # a quick check
 #
 # Defaults are relative to the repository root, paths given on the command line to the current directory.
 # The peer needs PyTorch and sentencepiece in --python (Debian: python3-torch python3-sentencepiece, in
 # /usr/bin/python3); --device cuda needs CUDA builds of both LibTorch (nmt) and PyTorch. NMT_BIN overrides
 # the folder of the nmt binaries (default build/bin). --decode-only leaves out the peer's training
-# benchmark (its tokens/s row), about a third of the run on a CPU. --decode-lines decodes only the test set's first N
+# benchmark (its tokens/s row), about a third of the run on a CPU. --reuse-models keeps both sides' models from
+# an earlier run into the same --out (and the training figures its nmt-train log and metrics.csv hold) and only
+# decodes: for a decoding change, not for a training one. --decode-lines decodes only the test set's first N
 # lines (both sides). Both sides run the same thread layout, the fastest for both: LibTorch's (PyTorch's)
 # intra-op pool at 1 thread and OpenBLAS at --threads N (nmt: --threads N; the peer: --threads 1 with
 # OPENBLAS_NUM_THREADS=N); without --threads OpenBLAS uses its default (all cores) on both sides. Exit status 0 only if every step succeeded.
@@ -31,13 +33,13 @@ CONFIG=$ROOT/configs/multi30k-de-en-rnn-reference.ini
 TEST=test_2016_flickr
 
 DEVICE=cuda STEPS=300 DATA=$ROOT/data/multi30k PEER=$ROOT/../shared/peers/torch_seq2seq.py PYTHON=python3
-OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS="" DECODE_ONLY="" PEER_TRAIN=""
+OUT=$ROOT/runs/vs-peer BATCH_TOKENS=4096 DECODE_LINES="" THREADS="" DECODE_ONLY="" PEER_TRAIN="" REUSE=""
 PEER_ENV=(env)  # + OPENBLAS_NUM_THREADS=N with --threads N
-declare -A NMT_DECODE NMT_BLEU PEER_DECODE PEER_BLEU  # by row: fp32, shortlist, int8, both
+declare -A NMT_DECODE NMT_BLEU PEER_DECODE PEER_BLEU  # by row: fp32, shortlist, int8, both, both-serial
 
 usage() {
   echo "usage: $0 [--device cuda|cpu] [--steps N] [--data DIR] [--peer PATH] [--python PYTHON] [--out DIR]" \
-       "[--batch-tokens N] [--decode-lines N] [--threads N] [--decode-only]" >&2
+       "[--batch-tokens N] [--decode-lines N] [--threads N] [--decode-only] [--reuse-models]" >&2
   exit 2
 }
 
@@ -68,7 +70,7 @@ run_step() {
 
 parse_args() {
   while [ $# -gt 0 ]; do
-    [ $# -ge 2 ] || [ "$1" = --decode-only ] || usage
+    [ $# -ge 2 ] || [ "$1" = --decode-only ] || [ "$1" = --reuse-models ] || usage
     case $1 in
       --device) DEVICE=$2 ;;
       --steps) STEPS=$2 ;;
@@ -80,6 +82,7 @@ parse_args() {
       --decode-lines) DECODE_LINES=$2 ;;
       --threads) THREADS=$2 ;;
       --decode-only) DECODE_ONLY=yes; shift; continue ;;
+      --reuse-models) REUSE=yes; shift; continue ;;
       *) usage ;;
     esac
     shift 2
@@ -135,10 +138,15 @@ nmt_token_factor() {
 train_nmt() {
   local log_every=25
   [ "$STEPS" -ge 100 ] || log_every=$(( STEPS / 4 > 1 ? STEPS / 4 : 1 ))
-  run_step "nmt training" "$OUT/nmt-train.log" - \
+  if [ -n "$REUSE" ]; then
+    [ -s "$OUT/nmt/best.pt" ] && [ -s "$OUT/nmt/metrics.csv" ] && [ -s "$OUT/nmt-train.log" ] ||
+      fail "--reuse-models: no nmt model of an earlier run in $OUT/nmt" "$OUT/nmt-train.log"
+    echo "vs-peer: nmt training: reusing $OUT/nmt" >&2
+  else run_step "nmt training" "$OUT/nmt-train.log" - \
     "$BIN/nmt-train" --config "$CONFIG" --model-dir "$OUT/nmt" --device "$DEVICE" --max-steps "$STEPS" \
     --batch-tokens "$BATCH_TOKENS" --valid-every 0 --log-every "$log_every" ${THREADS:+--threads "$THREADS"} \
     --train-src "$DATA/train.de" --train-tgt "$DATA/train.en" --valid-src "$DATA/val.de" --valid-tgt "$DATA/val.en"
+  fi
   NMT_TRAIN_RAW=$(nmt_train_tokens_per_s "$OUT/nmt/metrics.csv") || true
   [ -n "$NMT_TRAIN_RAW" ] || fail "reading nmt's tokens/s from $OUT/nmt/metrics.csv" "$OUT/nmt-train.log"
   NMT_FACTOR=$(nmt_token_factor) || true
@@ -184,6 +192,11 @@ bench_peer() {
 }
 
 train_peer() {
+  if [ -n "$REUSE" ]; then
+    [ -s "$OUT/peer/model.pt" ] || fail "--reuse-models: no peer model of an earlier run in $OUT/peer" "$OUT/peer-train.log"
+    echo "vs-peer: peer training: reusing $OUT/peer" >&2
+    return
+  fi
   # --minutes: the peer also stops after that many minutes (default 60); here only --max-steps counts
   run_step "peer training" "$OUT/peer-train.log" - \
     "${PEER_ENV[@]}" "$PYTHON" "$PEER" train --data "$DATA" --out "$OUT/peer" --max-steps "$STEPS" --minutes 1000000 \
@@ -256,6 +269,7 @@ report() {
   decode_row "  nmt --shortlist on" shortlist fp32
   decode_row "  nmt --int8, peer --int8" int8 int8
   decode_row "  nmt both, peer --int8" both int8
+  decode_row "    one batch at a time" both-serial int8
   echo
   echo "training tokens/s: source + target pieces without padding, a sentence's </s> counted, <s> not (the peer's"
   echo "  count). nmt: metrics.csv's tokens_per_s after the first row (warm-up), mean weighted by steps:"
@@ -268,7 +282,9 @@ report() {
   echo "  peer: decode mode. Each side decodes with its own model after the same $STEPS steps."
   echo "  --shortlist on: the shortlist nmt-train made for its model (the peer has none: its fp32 beside it);"
   echo "  --int8: nmt's output layer in int8; the peer's every Linear and GRU (PyTorch's dynamic quantization,"
-  echo "  engine ${PEER_INT8_ENGINE:-?}); both: nmt --shortlist on --int8. BLEU: cased, on the lines decoded."
+  echo "  engine ${PEER_INT8_ENGINE:-?}); both: nmt --shortlist on --int8. nmt decodes as many batches at once as"
+  echo "  OpenBLAS has threads, one thread each (its default, --parallel-batches); one batch at a time: with all"
+  echo "  threads on each batch's products (--parallel-batches 1). BLEU: cased, on the lines decoded."
   [ "$DEVICE" = cpu ] || echo "  int8 rows: CPU only (nmt refuses --int8 with --device cuda)."
   echo "files: $OUT"
 }
@@ -277,7 +293,8 @@ main() {
   parse_args "$@"
   # fresh runs: nmt-train refuses a model directory that holds one; only what this script writes is removed
   mkdir -p "$OUT"
-  rm -rf "$OUT/nmt" "$OUT/peer" "$OUT/peer-bench"
+  [ -n "$REUSE" ] || rm -rf "$OUT/nmt" "$OUT/peer"
+  rm -rf "$OUT/peer-bench"
   preflight
   TEST_SRC=$DATA/$TEST.de TEST_REF=$DATA/$TEST.en
   if [ -n "$DECODE_LINES" ]; then
@@ -291,6 +308,7 @@ main() {
   decode_nmt shortlist --shortlist on
   [ "$DEVICE" != cpu ] || decode_nmt int8 --int8
   [ "$DEVICE" != cpu ] || decode_nmt both --shortlist on --int8
+  [ "$DEVICE" != cpu ] || decode_nmt both-serial --shortlist on --int8 --parallel-batches 1
   [ -n "$DECODE_ONLY" ] || bench_peer
   train_peer
   decode_peer fp32
