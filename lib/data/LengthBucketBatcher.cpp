@@ -89,6 +89,16 @@ BatchPlan LengthBucketBatcher::epoch(std::uint64_t epochIndex) const {
   return batches;
 }
 
+void keepShare(BatchPlan& plan, std::size_t rank, std::size_t workers) {
+  for (auto& batch : plan) {
+    std::vector<uint32_t> share;
+    share.reserve(batch.size() / workers + 1);
+    for (std::size_t k = rank; k < batch.size(); k += workers) share.push_back(batch[k]);
+    share.shrink_to_fit();
+    batch.swap(share);
+  }
+}
+
 BatchPlan fixedSizeBatches(std::size_t examples, std::size_t batchSize) {
   BatchPlan batches;
   for (std::size_t start = 0; start < examples; start += batchSize) {

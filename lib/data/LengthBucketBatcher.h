@@ -48,6 +48,10 @@ class LengthBucketBatcher {
   BatchingOptions options_;
 };
 
+// Keeps worker `rank` of `workers`' share of every batch: its rows rank, rank + workers, ... (a
+// batch smaller than `workers` leaves some none), so that a worker holds only its part of a plan.
+void keepShare(BatchPlan& plan, std::size_t rank, std::size_t workers);
+
 // Fixed-size batches in the given order, no length grouping: the baseline to compare with.
 BatchPlan fixedSizeBatches(std::size_t examples, std::size_t batchSize);
 

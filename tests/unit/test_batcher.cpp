@@ -139,3 +139,26 @@ TEST_CASE("batches are those of a seeded shuffle then std::stable_sort by (targe
     CHECK(LengthBucketBatcher(lengths, options).epoch(epoch) == expected);
   }
 }
+
+TEST_CASE("workers' shares of a plan: rows rank, rank + N, ... of every batch, together the whole batch") {
+  LengthBucketBatcher batcher(realisticLengths(2000), {.batchTokens = 512, .batchSentences = 0, .seed = 4});
+  const BatchPlan whole = batcher.epoch(1);
+  for (std::size_t workers : {1, 2, 3}) {
+    CAPTURE(workers);
+    std::vector<BatchPlan> shares(workers, whole);
+    for (std::size_t rank = 0; rank < workers; ++rank) keepShare(shares[rank], rank, workers);
+    for (std::size_t b = 0; b < whole.size(); ++b) {
+      std::vector<uint32_t> interleaved(whole[b].size());
+      for (std::size_t rank = 0; rank < workers; ++rank) {
+        const auto& share = shares[rank][b];
+        CHECK(share.size() == (whole[b].size() + workers - 1 - rank) / workers);
+        for (std::size_t k = 0; k < share.size(); ++k) interleaved.at(rank + k * workers) = share[k];
+      }
+      CHECK(interleaved == whole[b]);
+    }
+  }
+  BatchPlan small{{7}};
+  keepShare(small, 1, 2);  // a batch of one row leaves worker 1 none
+  REQUIRE(small.size() == 1);
+  CHECK(small[0].empty());
+}
