@@ -73,7 +73,8 @@ int main(int argc, char* argv[]) {
     bool systemMalloc = false;
     DecodingOptions decoding;
     app::OptionTable fast("Less arithmetic per piece");
-    app::declareFastDecodingOptions(fast, decoding);
+    app::FastDecodingOptions fastOptions;
+    app::declareFastDecodingOptions(fast, fastOptions);
     po::options_description desc("Benchmark options");
     desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
@@ -91,7 +92,7 @@ int main(int argc, char* argv[]) {
                                {}, vm))
       return 0;
     if (!systemMalloc) reuseFreedMemory();
-    auto model = app::loadModelFor(decoding, modelDir, Runtime{}, "best.pt");
+    auto model = app::loadModelFor(fastOptions, decoding, modelDir, Runtime{}, "best.pt");
     std::vector<std::string> sentences;
     TextLineReader reader(input);
     for (std::string line; reader.next(line);) sentences.push_back(line);

@@ -1,6 +1,8 @@
 #include "common/SharedOptions.h"
 
 #include "common/AppMain.h"
+#include "data/ModelDirectory.h"
+#include "util/FileSystem.h"
 #include "util/HeapReuse.h"
 #include "util/Threads.h"
 
@@ -26,20 +28,26 @@ void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
             "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
 }
 
-void declareFastDecodingOptions(OptionTable& table, DecodingOptions& options) {
+void declareFastDecodingOptions(OptionTable& table, FastDecodingOptions& options) {
   table.add("shortlist", options.shortlist,
             "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
-            "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary");
+            "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary; "
+            "auto: on when the directory has a shortlist");
   table.addFlag("int8", options.int8,
                 "run the output layer with int8 weights on the CPU (quantized once at load; the model file stays "
                 "fp32): faster, slightly other scores");
 }
 
-TranslationModel loadModelFor(const DecodingOptions& options, const std::string& directory, const Runtime& runtime,
-                              const std::string& weights) {
+TranslationModel loadModelFor(const FastDecodingOptions& fast, DecodingOptions& decoding, const std::string& directory,
+                              const Runtime& runtime, const std::string& weights) {
+  if (fast.shortlist != "on" && fast.shortlist != "off" && fast.shortlist != "auto")
+    throw po::error("--shortlist must be on, off or auto, not '" + fast.shortlist + "'");
   auto model = loadTranslationModel(directory, runtime, weights);
-  if (options.shortlist) loadShortlist(model);
-  if (options.int8) quantizeOutput(model);
+  decoding.shortlist =
+      fast.shortlist == "on" || (fast.shortlist == "auto" && files::exists(ModelDirectory(directory).shortlist()));
+  decoding.int8 = fast.int8;
+  if (decoding.shortlist) loadShortlist(model);
+  if (decoding.int8) quantizeOutput(model);
   // what loading (and quantizing: the fp32 layer int8 replaces) freed, reuseFreedMemory would keep
   returnFreedMemory();
   return model;
@@ -47,7 +55,7 @@ TranslationModel loadModelFor(const DecodingOptions& options, const std::string&
 
 void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {
   table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
-  options.parallelBatches = 0;
+  options.parallelBatches = 0;  // the programs' default, settled by resolveBatchOptions (the library's is 1)
   table.add("parallel-batches", options.parallelBatches,
             "batches decoded at once on a CPU when the input has several, each on one thread (0: as many as "
             "--threads; 1: one at a time, its matrix work on all threads)");

@@ -52,7 +52,8 @@ int main(int argc, char* argv[]) {
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareBatchOptions(table, options);
     app::declareLengthOptions(table, options.decoding);
-    app::declareFastDecodingOptions(table, options.decoding);
+    app::FastDecodingOptions fast;
+    app::declareFastDecodingOptions(table, fast);
     app::declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
@@ -64,7 +65,7 @@ int main(int argc, char* argv[]) {
 
     const Runtime runtime = app::startProgram(runtimeOptions);
     app::resolveBatchOptions(options, runtime);
-    auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
+    auto model = app::loadModelFor(fast, options.decoding, modelDir, runtime, weights);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");

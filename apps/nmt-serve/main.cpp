@@ -102,7 +102,8 @@ int main(int argc, char* argv[]) {
     table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
     table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
     app::declareLengthOptions(table, batching.decoding);
-    app::declareFastDecodingOptions(table, batching.decoding);
+    app::FastDecodingOptions fast;
+    app::declareFastDecodingOptions(table, fast);
     table.add("connections", connections,
               "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
     table.add("read-timeout", readTimeout,
@@ -126,6 +127,7 @@ int main(int argc, char* argv[]) {
     struct LoadedModel {
       std::string name, dir;
       TranslationModel model;
+      DecodingOptions decoding;  // with the shortlist this model got (--shortlist auto: where it has one)
     };
     std::vector<LoadedModel> loaded;
     bool anyRunningBatch = false;  // a model whose decoder takes newcomers: greedy requests go to decoder threads
@@ -133,7 +135,9 @@ int main(int argc, char* argv[]) {
       auto [name, dir] = modelSpec(spec);
       for (const auto& m : loaded)
         if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      loaded.push_back({name, dir, app::loadModelFor(batching.decoding, dir, runtime, weights)});
+      DecodingOptions decoding = batching.decoding;
+      auto model = app::loadModelFor(fast, decoding, dir, runtime, weights);
+      loaded.push_back({name, dir, std::move(model), decoding});
       anyRunningBatch = anyRunningBatch || loaded.back().model.model->decoder().takesNewcomers();
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
@@ -147,8 +151,11 @@ int main(int argc, char* argv[]) {
                          : std::string());
 
     std::vector<ServedModel> models;
-    for (auto& m : loaded)
-      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), batching)});
+    for (auto& m : loaded) {
+      BatchingTranslatorOptions own = batching;
+      own.decoding = m.decoding;
+      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), own)});
+    }
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 

@@ -124,7 +124,8 @@ int main(int argc, char* argv[]) {
     app::declareBeamOptions(table, options.decoding);
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
-    app::declareFastDecodingOptions(table, options.decoding);
+    app::FastDecodingOptions fast;
+    app::declareFastDecodingOptions(table, fast);
     app::declareBatchOptions(table, options);
     table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareRuntimeOptions(table, runtimeOptions);
@@ -142,7 +143,7 @@ int main(int argc, char* argv[]) {
       fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}\n", runtime.describe(), runtime.kernelLine);
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
     }
-    auto model = app::loadModelFor(options.decoding, modelDir, runtime, weights);
+    auto model = app::loadModelFor(fast, options.decoding, modelDir, runtime, weights);
     OutputFile file(output.empty() ? "-" : output);
     Output out{file, file.stream(), options.decoding.nbest > 1 || scores};
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);

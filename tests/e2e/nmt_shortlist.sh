@@ -16,15 +16,19 @@ expect_contains "$ERR" "% of reference pieces covered"
 [ -s run/shortlist.bin ] || fail "run/shortlist.bin missing"
 T=("$BIN/nmt-translate" --model run --device cpu --input valid.src)
 
-# --- a list that holds every piece (the tiny vocabulary is all frequent) translates as the whole vocabulary
-expect_ok "${T[@]}"
+# --- a list that holds every piece (the tiny vocabulary is all frequent) translates as the whole vocabulary;
+# the directory's list is used by default (--shortlist auto)
+expect_ok "${T[@]}" --shortlist off --stats
 full=$OUT
-expect_ok "${T[@]}" --shortlist on --stats
+expect_contains "$ERR" "; shortlist off"
+expect_ok "${T[@]}" --stats
 expect_line "$OUT" "$full"
 expect_contains "$ERR" "; shortlist on"
+expect_ok "${T[@]}" --shortlist on
+expect_line "$OUT" "$full"
 expect_ok "${T[@]}" --shortlist on --beam 3
 sliced=$OUT
-expect_ok "${T[@]}" --beam 3
+expect_ok "${T[@]}" --shortlist off --beam 3
 expect_line "$sliced" "$OUT"
 
 # --- nmt-shortlist remakes it from the run's own data (config.ini), with its options
@@ -37,16 +41,22 @@ expect_ok "${T[@]}" --shortlist on
 [ "$(wc -l <<< "$OUT")" -eq 40 ] || fail "expected 40 lines with a short list"
 right=$(paste -d'\t' <(echo "$OUT") valid.tgt | awk -F'\t' '$1 == $2' | wc -l)
 [ "$right" -ge 15 ] || fail "only $right of 40 validation sentences right with a short list"
+short=$OUT
+expect_ok "${T[@]}"
+expect_line "$OUT" "$short"
 # the attention export and the pipe use it too
 expect_ok "$BIN/nmt-attention" --model run --device cpu --input valid.src --output-dir attn --shortlist on
 [ -s attn/000001.csv ] || fail "no attention CSV with --shortlist on"
 expect_ok "$BIN/nmt-translate" --model run --device cpu --shortlist on < valid.src
 [ "$(wc -l <<< "$OUT")" -eq 40 ] || fail "expected 40 piped lines with a short list"
 
-# --- refused: none there, another model's, a damaged one
+# --- refused: none there (with on; by default the whole vocabulary), another model's, a damaged one
 mv run/shortlist.bin shortlist.keep
 expect_fail 1 "${T[@]}" --shortlist on
 expect_line "$ERR" "nmt-translate: error: no shortlist run/shortlist.bin (make one with nmt-shortlist --model run)"
+expect_ok "${T[@]}" --stats
+expect_line "$OUT" "$full"
+expect_contains "$ERR" "; shortlist off"
 "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --joint-vocab --max-steps 20 --valid-every 20 --model-dir other \
   --device cpu > /dev/null 2>&1 || fail "training the other model failed"
 cp other/shortlist.bin run/shortlist.bin
@@ -56,11 +66,15 @@ cp shortlist.keep run/shortlist.bin
 printf 'X' | dd of=run/shortlist.bin bs=1 seek=100 conv=notrunc status=none
 expect_fail 1 "${T[@]}" --shortlist on
 expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model DIR)"
+expect_fail 1 "${T[@]}"
+expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model DIR)"
 expect_fail 2 "${T[@]}" --shortlist maybe
+expect_line "$ERR" "nmt-translate: --shortlist must be on, off or auto, not 'maybe' (see nmt-translate --help)"
 # --int8 on the tiny model's untied RNN output layer (its hidden and embedding columns; where LibTorch has a
 # fast int8 engine): 40 lines, at most 4 of them changed
-if "$BIN/nmt-translate" --model run --device cpu --input valid.src --int8 > int8.txt 2> int8.err; then
-  "$BIN/nmt-translate" --model run --device cpu --input valid.src > fp32.txt 2> /dev/null || fail "fp32 translation failed"
+if "$BIN/nmt-translate" --model run --device cpu --input valid.src --shortlist off --int8 > int8.txt 2> int8.err; then
+  "$BIN/nmt-translate" --model run --device cpu --input valid.src --shortlist off > fp32.txt 2> /dev/null ||
+    fail "fp32 translation failed"
   [ "$(wc -l < int8.txt)" -eq 40 ] || fail "--int8: 40 lines in, $(wc -l < int8.txt) out"
   same=$(paste -d'\t' int8.txt fp32.txt | awk -F'\t' '$1 == $2' | wc -l)
   [ "$same" -ge 36 ] || fail "--int8 changed $((40 - same)) of 40 translations"
