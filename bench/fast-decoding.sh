@@ -45,10 +45,10 @@ for list in ${LISTS:-own}; do
     for search in greedy "beam $BEAM"; do
       options=()
       [ "$search" == greedy ] || options=(--beam "$BEAM")
-      measure "$search (round $round)" "${options[@]}"
+      measure "$search (round $round)" "${options[@]}" --shortlist off
       measure "$search, shortlist $list (round $round)" "${options[@]}" --shortlist on
       if [ "$INT8" == yes ]; then
-        measure "$search, int8 (round $round)" "${options[@]}" --int8
+        measure "$search, int8 (round $round)" "${options[@]}" --shortlist off --int8
         measure "$search, shortlist $list + int8 (round $round)" "${options[@]}" --shortlist on --int8
       fi
     done

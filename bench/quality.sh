@@ -48,9 +48,9 @@ evaluate() {  # evaluate DIR: greedy and beam, on best.pt and (when kept) on the
       "$BIN/nmt-average" --model-dir "$dir" --output-dir "$model" 2> "$dir/average.log"
       what="averaged "
     fi
-    "$BIN/nmt-translate" --model "$model" --input "$DATA/test_2016_flickr.de" --output "$model/test.greedy.en"
+    "$BIN/nmt-translate" --model "$model" --input "$DATA/test_2016_flickr.de" --output "$model/test.greedy.en" --shortlist off
     score "${what}greedy" "$model/test.greedy.en" "$dir"
-    "$BIN/nmt-translate" --model "$model" --input "$DATA/test_2016_flickr.de" --output "$model/test.beam$BEAM.en" --beam "$BEAM"
+    "$BIN/nmt-translate" --model "$model" --input "$DATA/test_2016_flickr.de" --output "$model/test.beam$BEAM.en" --beam "$BEAM" --shortlist off
     score "${what}beam $BEAM" "$model/test.beam$BEAM.en" "$dir"
   done
 }
