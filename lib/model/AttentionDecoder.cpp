@@ -102,12 +102,9 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
 }
 
 void AttentionDecoderImpl::quantizeOutput() {
-  if (config_.tieTargetEmbeddings) {  // the embeddings stay: steps read them
-    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-    return;
-  }
-  int8Output_ = std::make_shared<Int8Linear>(output_->weight, output_->bias);
-  releaseWeight(output_->weight);
+  // tied: the embeddings stay, steps read them
+  int8Output_ = config_.tieTargetEmbeddings ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
+                                            : replaceWithInt8(output_->weight, output_->bias);
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,

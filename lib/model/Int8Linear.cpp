@@ -34,9 +34,11 @@ void useInt8Engine() {
                    (found.empty() ? std::string("none") : found) + " (QNNPACK is slower than fp32 on this CPU)");
 }
 
-void releaseWeight(at::Tensor& weight) {
+std::shared_ptr<const Int8Linear> replaceWithInt8(at::Tensor& weight, const at::Tensor& bias) {
+  auto int8 = std::make_shared<const Int8Linear>(weight, bias);
   at::NoGradGuard noGrad;
   weight.set_(at::empty({0, weight.size(1)}, weight.options()));
+  return int8;
 }
 
 Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)

@@ -3,6 +3,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/core/ivalue.h>
 
+#include <memory>
 #include <string>
 
 namespace nmt {
@@ -34,9 +35,9 @@ class Int8Linear {
   c10::IValue packed_;  // values_ packed as qint8 with scale 1
 };
 
-// Frees a weight that an Int8Linear has replaced (its shape's row count becomes 0): quantizing
-// should shrink a model in memory, not add a copy.
-void releaseWeight(at::Tensor& weight);
+// An untied layer's Int8Linear, its fp32 weight freed (its row count becomes 0): quantizing should
+// shrink a model in memory, not add a copy. For a layer nothing else reads (a tied embedding stays).
+std::shared_ptr<const Int8Linear> replaceWithInt8(at::Tensor& weight, const at::Tensor& bias);
 
 // Selects the int8 engine for this process (oneDNN, or x86/FBGEMM where LibTorch has them; QNNPACK
 // is slower than fp32 on x86 CPUs). InputError saying why when none is usable.

@@ -133,12 +133,9 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
 }
 
 void TransformerDecoderImpl::quantizeOutput() {
-  if (!output_) {  // tied: the embeddings stay, steps read them
-    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-    return;
-  }
-  int8Output_ = std::make_shared<Int8Linear>(output_->weight, output_->bias);
-  releaseWeight(output_->weight);
+  // tied: the embeddings stay, steps read them
+  int8Output_ = output_ ? replaceWithInt8(output_->weight, output_->bias)
+                        : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,

@@ -308,7 +308,7 @@ TrainOutcome Trainer::run() {
     if (epochEnd) {
       ++state_.epoch;
       state_.batchInEpoch = 0;
-      plan = {};
+      plan = {};  // the old plan goes before the new one is made: never two in memory
       plan = planEpoch();
     }
     if (epochEnd || (options_.validEvery > 0 && state_.step % options_.validEvery == 0)) {

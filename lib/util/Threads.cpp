@@ -32,14 +32,14 @@ std::string configureThreads(int threads) {
   return "threads: LibTorch intra-op " + std::to_string(at::get_num_threads()) + ", " + blas;
 }
 
-int matrixThreads() {
-  const auto get = openblasGetThreads();
-  return get ? get() : at::get_num_threads();
-}
-
 int openBlasThreads() {
   const auto get = openblasGetThreads();
   return get ? get() : 0;
+}
+
+int matrixThreads() {
+  const int blas = openBlasThreads();
+  return blas > 0 ? blas : at::get_num_threads();
 }
 
 SingleThreadedBlas::SingleThreadedBlas() : saved_(openBlasThreads()) {
