@@ -6,6 +6,7 @@
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "data/Batch.h"
+#include "model/Int8Linear.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/BlasKernels.h"
@@ -62,6 +63,7 @@ int checkKernels(const std::vector<int>& threads) {
              strongest.empty() ? "SSE" : strongest);
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   fmt::print("OPENBLAS_CORETYPE: {}\n", coretype && *coretype ? coretype : "not set");
+  fmt::print("int8 products (--int8): {}\n", describeInt8Activations());
   bool wrong = false;
   for (int n : threads) {
     const std::string threadInfo = configureThreads(n);

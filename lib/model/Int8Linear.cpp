@@ -1,9 +1,14 @@
 #include "model/Int8Linear.h"
 
+#include "util/BlasKernels.h"
 #include "util/InputError.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
 
 namespace nmt {
 namespace {
@@ -18,7 +23,39 @@ const c10::OperatorHandle& dynamicOp() {
   return handle;
 }
 
+std::atomic<int> chosenActivations{-1};  // -1: not chosen yet
+
+bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
 }  // namespace
+
+Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {
+  if (!avx512vnni) return Int8Activations::Reduced7Bit;
+  if (!isaLimit || !*isaLimit) return Int8Activations::Full8Bit;
+  std::string limit(isaLimit);
+  for (auto& c : limit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // oneDNN's ISA names from AVX512_CORE_VNNI upwards (and DEFAULT/ALL: no limit)
+  for (const char* vnni : {"ALL", "DEFAULT", "AVX512_CORE_VNNI", "AVX512_CORE_BF16", "AVX512_CORE_FP16", "AVX512_CORE_AMX"})
+    if (startsWith(limit, vnni)) return Int8Activations::Full8Bit;
+  return Int8Activations::Reduced7Bit;
+}
+
+Int8Activations int8Activations() {
+  if (const int chosen = chosenActivations.load(); chosen >= 0) return static_cast<Int8Activations>(chosen);
+  const char* limit = std::getenv("ONEDNN_MAX_CPU_ISA");
+  if (!limit || !*limit) limit = std::getenv("DNNL_MAX_CPU_ISA");
+  const auto found = int8ActivationsFor(detectCpuFeatures().avx512vnni, limit);
+  chosenActivations.store(static_cast<int>(found));
+  return found;
+}
+
+void setInt8Activations(Int8Activations activations) { chosenActivations.store(static_cast<int>(activations)); }
+
+std::string describeInt8Activations() {
+  if (int8Activations() == Int8Activations::Full8Bit) return "8-bit activations (AVX-512 VNNI)";
+  return detectCpuFeatures().avx512vnni ? "7-bit activations (AVX-512 VNNI, but the oneDNN ISA limit or a test keeps it off)"
+                                        : "7-bit activations (no AVX-512 VNNI: 16-bit pair sums must not saturate)";
+}
 
 void useInt8Engine() {
   std::string found;
@@ -42,15 +79,16 @@ std::shared_ptr<const Int8Linear> replaceWithInt8(at::Tensor& weight, const at::
 }
 
 Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
-    : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()) {
+    : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()),
+      reduceRange_(int8Activations() == Int8Activations::Reduced7Bit) {
   const auto w = weight.detach().to(at::kFloat).contiguous();
   scales_ = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
   values_ = (w / scales_.unsqueeze(1)).round_().clamp_(-127, 127).to(at::kChar);
   pack();
 }
 
-Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias)
-    : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)) {
+Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange)
+    : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)), reduceRange_(reduceRange) {
   pack();
 }
 
@@ -62,12 +100,12 @@ void Int8Linear::pack() {
 
 Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
   return Int8Linear(Quantized{}, values_.index_select(0, ids), scales_.index_select(0, ids),
-                    bias_.defined() ? bias_.index_select(0, ids) : at::Tensor());
+                    bias_.defined() ? bias_.index_select(0, ids) : at::Tensor(), reduceRange_);
 }
 
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
   auto shape = x.sizes().vec();
-  torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, false};
+  torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, reduceRange_};
   dynamicOp().callBoxed(&stack);
   auto y = stack[0].toTensor();
   y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);

@@ -8,9 +8,27 @@
 
 namespace nmt {
 
+// How x is quantized for an int8 product. Without VNNI (AVX2, AVX-512 before Cascade Lake) the
+// int8 kernels multiply u8 x s8 with vpmaddubsw, which adds each pair of products into 16 bits
+// and saturates (255 x 127 x 2 > 32,767): 7-bit activations (0..127, FBGEMM's reduce_range) keep
+// every pair within range at the cost of one bit. With AVX-512 VNNI pairs add in 32 bits.
+enum class Int8Activations { Full8Bit, Reduced7Bit };
+
+// Reduced7Bit unless the CPU has AVX-512 VNNI and oneDNN may use it: ONEDNN_MAX_CPU_ISA or
+// DNNL_MAX_CPU_ISA (isaLimit, the first one set; null when neither) below AVX512_CORE_VNNI
+// keeps oneDNN on the saturating kernels.
+Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit);
+// This process's choice (the CPU and the environment); setInt8Activations overrides it for the
+// products made after it (tests exercise the no-VNNI way on any machine).
+Int8Activations int8Activations();
+void setInt8Activations(Int8Activations activations);
+// "8-bit activations (AVX-512 VNNI)" or "7-bit activations (no AVX-512 VNNI: ...)".
+std::string describeInt8Activations();
+
 // y = x W^T + b with W quantized once to int8, a scale per output row, and x quantized per call
 // (LibTorch's quantized::linear_dynamic): a quarter of the weight bytes read per product, and the
 // CPU's int8 kernels (oneDNN's VNNI/AVX-512 ones ran the output layer 3.7-4.4x faster than fp32).
+// x is quantized as int8Activations() says when the Int8Linear is made (rows() keeps it).
 // The int8 rows are packed with one scale of 1 and the row scales and bias applied to the product:
 // the same result as packing them per row, but LibTorch's oneDNN packing reads per-row scales one
 // element at a time (22 ms for a shortlist's 1,900 rows, remade whenever the slice changes).
@@ -26,13 +44,14 @@ class Int8Linear {
 
  private:
   struct Quantized {};
-  Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias);
+  Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange);
   void pack();
 
   at::Tensor values_;  // [out, in] int8
   at::Tensor scales_;  // [out] fp32: row r of W is scales_[r] * values_[r]
   at::Tensor bias_;    // [out] fp32 or undefined
   c10::IValue packed_;  // values_ packed as qint8 with scale 1
+  bool reduceRange_;    // Int8Activations::Reduced7Bit
 };
 
 // An untied layer's Int8Linear, its fp32 weight freed (its row count becomes 0): quantizing should

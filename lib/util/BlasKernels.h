@@ -15,6 +15,7 @@ struct CpuFeatures {
   bool avx2 = false;
   bool fma = false;
   bool avx512f = false;
+  bool avx512vnni = false;  // int8 products add u8 x s8 pairs in 32 bits (Int8Linear.h)
 };
 
 // This CPU's features (cpuid).

@@ -177,7 +177,7 @@ TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the ro
 TEST_CASE("a sliced output layer gives the full layer's log-probabilities renormalized over the slice") {
   for (const std::string architecture : {"rnn", "transformer"})
     for (const bool tied : {false, true}) {
-      INFO(architecture, tied ? ", tied" : ", untied");
+      INFO(architecture, std::string(tied ? ", tied" : ", untied"));
       c10::InferenceMode inference;
       auto [model, memory, state, previous] = firstStep(architecture, tied);
       const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
@@ -231,49 +231,68 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
     CHECK(std::string(e.what()).rfind("--int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine", 0) == 0);
     return;
   }
-  for (const std::string architecture : {"rnn", "transformer"})
-    for (const bool tied : {false, true}) {
-      INFO(architecture, tied ? ", tied" : ", untied");
+  // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)
+  const auto own = int8Activations();
+  for (const auto activations : {own, Int8Activations::Reduced7Bit}) {
+    setInt8Activations(activations);
+    CAPTURE(describeInt8Activations());
+    for (const std::string architecture : {"rnn", "transformer"})
+      for (const bool tied : {false, true}) {
+        INFO(architecture, std::string(tied ? ", tied" : ", untied"));
+        c10::InferenceMode inference;
+        auto [model, memory, state, previous] = firstStep(architecture, tied);
+        const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
+        const auto full = model->decodeStep(previous, state, memory);
+        const auto fullSlice = model->decoder().sliceOutput(ids);
+        const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
+        model->decoder().quantizeOutput();
+        const auto int8 = model->decodeStep(previous, state, memory);
+        CHECK((int8.logProbs - full.logProbs).abs().max().item<float>() < 0.05f);
+        const auto int8Slice = model->decoder().sliceOutput(ids);
+        REQUIRE(int8Slice.int8);
+        const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
+        CHECK((int8Sliced.logProbs - sliced.logProbs).abs().max().item<float>() < 0.05f);
+      }
+    // a trained model's translations do not move, nor its scores of given translations (forward, as
+    // forced decoding uses); an untied output layer's fp32 weights are released
+    for (const std::string architecture : {"rnn", "transformer"}) {
+      INFO(architecture);
+      auto model = copyModel(architecture);
       c10::InferenceMode inference;
-      auto [model, memory, state, previous] = firstStep(architecture, tied);
-      const std::vector<int> ids{1, 3, 4, 7, 9, 12, 13, 15};
-      const auto full = model->decodeStep(previous, state, memory);
-      const auto fullSlice = model->decoder().sliceOutput(ids);
-      const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
+      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
+      const auto fp32 = greedySearch(model, batch, DecodeLimits{});
+      const auto fp32Forced = model->forward(batch, 1.0).logProbs;
       model->decoder().quantizeOutput();
-      const auto int8 = model->decodeStep(previous, state, memory);
-      CHECK((int8.logProbs - full.logProbs).abs().max().item<float>() < 0.05f);
-      const auto int8Slice = model->decoder().sliceOutput(ids);
-      REQUIRE(int8Slice.int8);
-      const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
-      CHECK((int8Sliced.logProbs - sliced.logProbs).abs().max().item<float>() < 0.05f);
-    }
-  // a trained model's translations do not move, nor its scores of given translations (forward, as
-  // forced decoding uses); an untied output layer's fp32 weights are released
-  for (const std::string architecture : {"rnn", "transformer"}) {
-    INFO(architecture);
-    auto model = copyModel(architecture);
-    c10::InferenceMode inference;
-    const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
-    const auto fp32 = greedySearch(model, batch, DecodeLimits{});
-    const auto fp32Forced = model->forward(batch, 1.0).logProbs;
-    model->decoder().quantizeOutput();
-    const auto forced = model->forward(batch, 1.0).logProbs;
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1).unsqueeze(-1);
-    const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
-    const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
-    CHECK(scoreMoved.abs().max().item<float>() < 0.1f);  // each reference piece's log-probability (0.072 seen)
-    REQUIRE_FALSE(model->config().tieTargetEmbeddings);
-    std::size_t released = 0;
-    for (const auto& p : model->named_parameters())
-      if (p.key() == "decoder.output.weight") released += p.value().numel() == 0 ? 1 : 0;
-    CHECK(released == 1);
-    const auto int8 = greedySearch(model, batch, DecodeLimits{});
-    for (std::size_t r = 0; r < 4; ++r) {
-      CHECK(int8[r].tokens == fp32[r].tokens);
-      CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
+      const auto forced = model->forward(batch, 1.0).logProbs;
+      const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1).unsqueeze(-1);
+      const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
+      const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
+      CHECK(scoreMoved.abs().max().item<float>() < 0.1f);  // each reference piece's log-probability (0.072 seen)
+      REQUIRE_FALSE(model->config().tieTargetEmbeddings);
+      std::size_t released = 0;
+      for (const auto& p : model->named_parameters())
+        if (p.key() == "decoder.output.weight") released += p.value().numel() == 0 ? 1 : 0;
+      CHECK(released == 1);
+      const auto int8 = greedySearch(model, batch, DecodeLimits{});
+      for (std::size_t r = 0; r < 4; ++r) {
+        CHECK(int8[r].tokens == fp32[r].tokens);
+        CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
+      }
     }
   }
+  setInt8Activations(own);
+}
+
+TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bits and oneDNN may use it") {
+  CHECK(int8ActivationsFor(true, nullptr) == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "avx512_core_vnni") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "AVX512_CORE_AMX") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "ALL") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "AVX2") == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(true, "AVX512_CORE") == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(false, nullptr) == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
 }
 
 TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its rows gives exactly those columns") {
@@ -284,20 +303,28 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its r
     return;
   }
   c10::InferenceMode inference;
-  torch::manual_seed(3);
-  // rows of very different sizes: one scale for all would flatten the small ones to zero
-  const auto weight = torch::randn({40, 64}) * torch::logspace(-3, 1, 40).unsqueeze(1);
-  const auto bias = torch::randn({40});
-  const auto x = torch::randn({5, 64});
-  const Int8Linear int8(weight, bias);
-  const auto exact = torch::nn::functional::linear(x, weight, bias);
-  const auto got = int8(x);
-  REQUIRE(got.sizes() == exact.sizes());
-  const auto rowError = (got - exact).abs().amax(0) / (x.abs().sum(1).max() * weight.abs().amax(1));
-  CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
-  const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
-  CHECK(torch::equal(int8.rows(ids)(x), got.index_select(1, ids)));
-  CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+  // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate).
+  // ctest also runs this test with ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
+  const auto own = int8Activations();
+  for (const auto activations : {own, Int8Activations::Reduced7Bit}) {
+    setInt8Activations(activations);
+    CAPTURE(describeInt8Activations());
+    torch::manual_seed(3);
+    // rows of very different sizes: one scale for all would flatten the small ones to zero
+    const auto weight = torch::randn({40, 64}) * torch::logspace(-3, 1, 40).unsqueeze(1);
+    const auto bias = torch::randn({40});
+    const auto x = torch::randn({5, 64});
+    const Int8Linear int8(weight, bias);
+    const auto exact = torch::nn::functional::linear(x, weight, bias);
+    const auto got = int8(x);
+    REQUIRE(got.sizes() == exact.sizes());
+    const auto rowError = (got - exact).abs().amax(0) / (x.abs().sum(1).max() * weight.abs().amax(1));
+    CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
+    const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
+    CHECK(torch::equal(int8.rows(ids)(x), got.index_select(1, ids)));
+    CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+  }
+  setInt8Activations(own);
 }
 
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
