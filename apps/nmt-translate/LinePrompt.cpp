@@ -1,6 +1,7 @@
 #include "LinePrompt.h"
 
 #include "util/FileSystem.h"
+#include "util/OutputFile.h"
 
 #include <editline/readline.h>
 #include <fcntl.h>
@@ -86,11 +87,12 @@ void LinePrompt::loadHistory() {
   if (lines > entries.size()) {  // over the limit (or blank lines): keep the last entries
     std::string text;
     for (const auto& e : entries) text += e + '\n';
-    const std::string temporary = path_ + ".tmp";
-    if (!writeFile(temporary, O_TRUNC, text) || std::rename(temporary.c_str(), path_.c_str()) != 0) {
-      const int error = errno;
-      std::remove(temporary.c_str());
-      return warnNotSaved(fmt::format("cannot write {}: {}", temporary, std::strerror(error)));
+    try {
+      OutputFile out(path_, 0600);
+      out.stream() << text;
+      out.commit();
+    } catch (const std::runtime_error& e) {
+      return warnNotSaved(e.what());
     }
   }
   if (!writeFile(path_, O_APPEND, "")) warnNotSaved(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));

@@ -1,11 +1,14 @@
 #include "util/OutputFile.h"
 
 #include "util/FileSystem.h"
+#include "util/OutputTarget.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -67,25 +70,40 @@ namespace {
 
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path)
-    : path_(path), tmp_(path == "-" ? "" : path + ".tmp"), name_(path == "-" ? "standard output" : path), stream_(nullptr) {
+OutputFile::OutputFile(const std::string& path, mode_t newFileMode)
+    : path_(path), name_(path == "-" ? "standard output" : path), stream_(nullptr) {
   int fd = STDOUT_FILENO;
-  if (!tmp_.empty()) {
-    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) fail(tmp_, errno);
-  } else {
+  if (path == "-") {
     std::fflush(stdout);  // what stdio holds goes first
+  } else if (const auto target = outputTarget(path, newFileMode); target.kind == OutputTarget::Kind::Direct) {
+    std::fflush(nullptr);  // what stdio holds for it (/dev/stdout) goes first
+    fd = openDirectTarget(target.file);
+    if (fd < 0) fail(name_, errno);
+    ownsDescriptor_ = true;
+  } else {
+    path_ = target.file;
+    tmp_ = target.file + ".tmp";
+    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, target.mode);
+    if (fd < 0) fail(name_, errno);
+    if (target.mode != newFileMode && ::fchmod(fd, target.mode) != 0) {  // the replaced file's permissions, umask or not
+      const int error = errno;
+      ::close(fd);
+      ::unlink(tmp_.c_str());
+      fail(name_, error);
+    }
+    ownsDescriptor_ = true;
   }
   buffer_ = std::make_unique<Buffer>(fd);
   stream_.rdbuf(buffer_.get());
 }
 
 OutputFile::~OutputFile() {
+  if (committed_) return;
   if (tmp_.empty()) {
-    buffer_->drain();  // standard output: what was written goes out (a failure was for flush() to report)
+    buffer_->drain();  // written in place: what was written goes out (a failure was for flush() to report)
+    if (ownsDescriptor_) ::close(buffer_->fd());
     return;
   }
-  if (committed_) return;
   ::close(buffer_->fd());
   ::unlink(tmp_.c_str());
 }
@@ -95,8 +113,14 @@ void OutputFile::flush() {
 }
 
 void OutputFile::commit() {
+  if (committed_) return;
   flush();
-  if (tmp_.empty() || committed_) return;
+  if (tmp_.empty()) {  // standard output or written in place: nothing to rename
+    if (!ownsDescriptor_) return;
+    committed_ = true;
+    if (::close(buffer_->fd()) != 0) fail(name_, errno);
+    return;
+  }
   if (::fsync(buffer_->fd()) != 0) fail(name_, errno);
   const int closed = ::close(buffer_->fd());
   committed_ = true;  // the descriptor is gone either way; a failure below removes the file here

@@ -1,9 +1,15 @@
 #include "TestSupport.h"
+#include "util/AtomicFile.h"
 #include "util/FileSystem.h"
+#include "util/OutputTarget.h"
 
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <thread>
 
 using namespace nmt;
 
@@ -59,4 +65,71 @@ TEST_CASE("a temporary directory is new and empty, and TempDir removes it") {
   }
   CHECK_FALSE(files::exists(path));
   CHECK(files::executablePath().find("nmt_text_tests") != std::string::npos);
+}
+
+TEST_CASE("output targets: a file or a new path is replaced, a link followed, a FIFO or a descriptor written in place") {
+  using Kind = OutputTarget::Kind;
+  test::TempDir dir;
+  test::writeFile(dir.file("plain"), "old");
+  REQUIRE(::chmod(dir.file("plain").c_str(), 0600) == 0);
+  auto target = outputTarget(dir.file("plain"));
+  CHECK(target.kind == Kind::Replace);
+  CHECK(target.file == dir.file("plain"));
+  CHECK(target.mode == 0600);  // the replaced file's permissions
+  target = outputTarget(dir.file("new"), 0640);
+  CHECK((target.kind == Kind::Replace && target.file == dir.file("new") && target.mode == 0640));
+
+  // links, relative ones from their own folder, links of links, a link to nothing yet
+  files::createDirectories(dir.file("sub"));
+  REQUIRE(::symlink("../plain", dir.file("sub/link").c_str()) == 0);
+  REQUIRE(::symlink("sub/link", dir.file("link2").c_str()) == 0);
+  REQUIRE(::symlink("absent", dir.file("dangling").c_str()) == 0);
+  CHECK(outputTarget(dir.file("sub/link")).file == dir.file("sub/../plain"));
+  target = outputTarget(dir.file("link2"));
+  CHECK((target.kind == Kind::Replace && target.file == dir.file("sub/../plain") && target.mode == 0600));
+  CHECK(outputTarget(dir.file("dangling")).file == dir.file("absent"));
+  REQUIRE(::symlink("loop", dir.file("loop").c_str()) == 0);
+  CHECK(test::errorOf([&] { outputTarget(dir.file("loop")); }) ==
+        "cannot write " + dir.file("loop") + ": Too many levels of symbolic links");
+  CHECK(test::errorOf([&] { outputTarget(dir.file("sub")); }) == "cannot write " + dir.file("sub") + ": Is a directory");
+
+  // written in place: a FIFO, descriptors however named, /proc's files
+  REQUIRE(::mkfifo(dir.file("fifo").c_str(), 0600) == 0);
+  CHECK(outputTarget(dir.file("fifo")).kind == Kind::Direct);
+  for (const std::string path : {"/proc/self/fd/1", "/dev/fd/1", "/dev/stdout", "/proc/self/fd/2", "/proc/version/x"}) {
+    INFO(path);
+    CHECK(outputTarget(path).kind == Kind::Direct);
+  }
+}
+
+TEST_CASE("OutputFile: a link's file is replaced and the link kept; a FIFO gets the text in place; a descriptor is shared") {
+  test::TempDir dir;
+  test::writeFile(dir.file("target"), "old");
+  REQUIRE(::symlink("target", dir.file("link").c_str()) == 0);
+  writeTextFileAtomically(dir.file("link"), "new\n");
+  struct stat info {};
+  REQUIRE(::lstat(dir.file("link").c_str(), &info) == 0);
+  CHECK(S_ISLNK(info.st_mode));
+  CHECK(test::readFile(dir.file("target")) == "new\n");
+  CHECK_FALSE(files::exists(dir.file("link.tmp")));
+  CHECK_FALSE(files::exists(dir.file("target.tmp")));
+
+  REQUIRE(::mkfifo(dir.file("fifo").c_str(), 0600) == 0);
+  std::string read;
+  std::thread reader([&] { read = test::readFile(dir.file("fifo")); });
+  writeTextFileAtomically(dir.file("fifo"), "through the pipe\n");
+  reader.join();
+  CHECK(read == "through the pipe\n");
+  REQUIRE(::lstat(dir.file("fifo").c_str(), &info) == 0);
+  CHECK(S_ISFIFO(info.st_mode));
+
+  // /proc/self/fd/N writes at the descriptor's own offset (the shell's `>>` appends)
+  const int fd = ::open(dir.file("shared").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, "first\n", 6) == 6);
+  writeTextFileAtomically("/proc/self/fd/" + std::to_string(fd), "second\n");
+  ::close(fd);
+  CHECK(test::readFile(dir.file("shared")) == "first\nsecond\n");
+  CHECK(test::errorOf([&] { writeTextFileAtomically("/proc/self/fd/987", "x"); }) ==
+        "cannot write /proc/self/fd/987: Bad file descriptor");
 }
