@@ -22,7 +22,7 @@ int main(int argc, char* argv[]) {
     desc.add_options()("model-dir,m", po::value(&modelDir)->required(),
                        "a model directory trained with --keep-checkpoints N (its kept/ weights are averaged)")(
         "output-dir,o", po::value(&outputDir)->required(),
-        "the new model directory: its best.pt is the average, with the BPE models and config.ini copied")(
+        "the new model directory: its best.pt is the average, with the BPE models, config.ini and shortlist.bin copied")(
         "last", po::value(&last)->default_value(0), "average only the last this many kept weights (0: all kept)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-average", "nmt-average --model-dir DIR --output-dir NEW [--last N]", argc, argv,
@@ -43,9 +43,9 @@ int main(int argc, char* argv[]) {
 
     auto average = averageModels(kept);
     files::createDirectories(to.root());
-    for (const auto& [source, target] : {std::pair{from.jointBpe(), to.jointBpe()}, std::pair{from.sourceBpe(), to.sourceBpe()},
-                                         std::pair{from.targetBpe(), to.targetBpe()}, std::pair{from.config(), to.config()}})
-      if (files::exists(source)) copyFileAtomically(source, target);
+    const auto sources = from.translationFiles(), targets = to.translationFiles();
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      if (files::exists(sources[i])) copyFileAtomically(sources[i], targets[i]);
     saveModel(average, to.best());
     fmt::print(stderr, "nmt-average: averaged {} weights ({} ... {}) into {}\n", kept.size(), kept.front(),
                kept.back(), to.best());

@@ -59,7 +59,7 @@ TranslationServer::TranslationServer(std::vector<ServedModel> models, RequestLim
     std::vector<ModelInfo> info;
     for (const auto& m : models_) {
       const auto& config = m.translator->model().model->config();
-      info.push_back({m.name, m.directory, config.encoder, config.cell, m.translator->model().maxInputLength,
+      info.push_back({m.name, m.directory, config.encoder, config.decoder, config.cell, m.translator->model().maxInputLength,
                       m.translator->shortlist(), m.translator->model().int8});
     }
     response.set_content(modelsResponse(info), kJson);

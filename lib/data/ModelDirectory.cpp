@@ -14,6 +14,10 @@ ModelDirectory::ModelDirectory(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
+std::vector<std::string> ModelDirectory::translationFiles() const {
+  return {jointBpe(), sourceBpe(), targetBpe(), config(), shortlist()};
+}
+
 bool ModelDirectory::hasBpeModels() const {
   return files::exists(jointBpe()) || (files::exists(sourceBpe()) && files::exists(targetBpe()));
 }

@@ -37,6 +37,11 @@ class ModelDirectory {
   // The kept validated weights, oldest first (empty when there are none).
   std::vector<std::string> keptCheckpoints() const;
 
+  // The files besides the weights that translation reads (BPE models, config.ini, shortlist.bin),
+  // whether this model has each or not; the same order in every directory, so that a new
+  // directory of the same model (nmt-average) copies them pairwise.
+  std::vector<std::string> translationFiles() const;
+
   bool hasBpeModels() const;
   // The BPE models to use, joint or per side; InputError naming the directory when absent.
   std::string sourceBpeModel() const;

@@ -47,6 +47,7 @@ std::string modelsResponse(const std::vector<ModelInfo>& models) {
     list.push_back({{"name", m.name},
                     {"directory", m.directory},
                     {"encoder", m.encoder},
+                    {"decoder", m.decoder},
                     {"cell", m.cell},
                     {"max_input_pieces", m.maxInputPieces},
                     {"shortlist", m.shortlist},

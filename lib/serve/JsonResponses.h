@@ -19,7 +19,7 @@ std::string errorResponse(const std::string& message);
 
 // One served model, for GET /v1/models.
 struct ModelInfo {
-  std::string name, directory, encoder, cell;  // cell: the recurrent cell, gru or lstm
+  std::string name, directory, encoder, decoder, cell;  // rnn or transformer each; cell: gru or lstm
   std::size_t maxInputPieces = 0;  // 0: no limit
   bool shortlist = false;          // decoding scores only each batch's shortlist
   bool int8 = false;               // the output layer runs in int8

@@ -314,8 +314,7 @@ TrainOutcome Trainer::run() {
     if (epochEnd || (options_.validEvery > 0 && state_.step % options_.validEvery == 0)) {
       const bool goOn = validate(true);
       tick();
-      if (!goOn) {
-        saveLast();
+      if (!goOn) {  // validate() saved last.pt
         return {StopReason::kEarlyStopping, 0,
                 fmt::format("early stopping: no better validation BLEU in {} validations", options_.patience)};
       }
