@@ -15,12 +15,9 @@ using namespace nmt::parallel;
 using namespace std::chrono_literals;
 
 // PyTorch's own LibTorch has no Gloo headers: there the CPU's transport is not built (CTest: skipped).
-#define NMT_REQUIRE_GLOO()                                      \
-  do {                                                          \
-    if (!WorkerGroup::glooBuilt()) {                            \
-      MESSAGE("skipped: this build has no Gloo (libgloo-dev)"); \
-      return;                                                   \
-    }                                                           \
+#define NMT_REQUIRE_GLOO()                                                                  \
+  do {                                                                                      \
+    if (!WorkerGroup::glooBuilt()) NMT_SKIP_TEST("this build has no Gloo (libgloo-dev)"); \
   } while (0)
 
 namespace {
