@@ -38,7 +38,7 @@ void trainBpeModel(const BpeTrainOptions& options) {
     throw BpeError("character coverage must be in (0, 1]");
 
   // SentencePiece writes PREFIX.model and PREFIX.vocab itself: it writes them as PREFIX.tmp.*,
-  // the model is loaded back as a check, and both are copied into place, the model last (a whole
+  // the model is loaded back as a check, and both are moved into place, the model last (a whole
   // PREFIX.model is what later runs take as a finished BPE).
   const std::string tmpPrefix = options.modelPrefix + ".tmp";
   std::string input;
@@ -91,8 +91,8 @@ void trainBpeModel(const BpeTrainOptions& options) {
     } catch (const BpeError&) {  // SentencePiece's file is not whole
       throw WriteError("cannot write " + options.modelPrefix + ".model: " + incompleteReason(options.modelPrefix));
     }
-    // Copied into place as every output is written (a link's file replaced, a device written in place).
-    for (const char* suffix : {".vocab", ".model"}) copyFileAtomically(tmpPrefix + suffix, options.modelPrefix + suffix);
+    // Into place as every output is written (a link's file replaced, a device written in place).
+    for (const char* suffix : {".vocab", ".model"}) moveFileAtomically(tmpPrefix + suffix, options.modelPrefix + suffix);
   } catch (...) {
     removeTmp();
     throw;

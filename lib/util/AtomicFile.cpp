@@ -1,5 +1,11 @@
 #include "util/AtomicFile.h"
 
+#include "util/FileSystem.h"
+#include "util/OutputTarget.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -20,6 +26,22 @@ void copyFileAtomically(const std::string& from, const std::string& to) {
   out.stream() << in.rdbuf();
   if (in.bad()) throw std::runtime_error("cannot read " + from + ": " + std::strerror(errno));
   out.commit();
+}
+
+void moveFileAtomically(const std::string& from, const std::string& to) {
+  const auto target = outputTarget(to);
+  if (target.kind == OutputTarget::Kind::Replace) {
+    files::syncToDisk(from);
+    const bool replaced = files::exists(target.file);  // keeps its permissions
+    if ((!replaced || ::chmod(from.c_str(), target.mode) == 0) && ::rename(from.c_str(), target.file.c_str()) == 0) {
+      const std::string dir = files::parentDirectory(target.file);
+      files::syncToDisk(dir.empty() ? "." : dir);
+      return;
+    }
+    if (errno != EXDEV) throw WriteError("cannot write " + to + ": " + std::strerror(errno));
+  }
+  copyFileAtomically(from, to);
+  ::unlink(from.c_str());
 }
 
 }  // namespace nmt
