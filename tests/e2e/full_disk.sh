@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# End-to-end test of a file system that fills: on a small tmpfs (mounting one needs root; skipped
-# where it cannot be mounted), every program exits 1 with one line naming the file and "No space
-# left on device", leaves no half-written file, and keeps what was there. Usage: full_disk.sh BIN_DIR
+# End-to-end test of a file system that fills: on a small tmpfs (mounting one needs root; skipped,
+# exit 77, where it cannot be mounted), every program exits 1 with one line naming the file and
+# "No space left on device", leaves no half-written file, and keeps what was there.
+# Usage: full_disk.sh BIN_DIR
 set -u
 BIN=$1
 source "$(dirname "$0")/lib.sh"
@@ -9,10 +10,7 @@ source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
 mkdir fs
-if ! mount -t tmpfs -o size=64k tmpfs fs 2> /dev/null; then
-  echo "skipped: cannot mount a tmpfs here (needs root): the full-disk cases did not run"
-  exit 0
-fi
+mount -t tmpfs -o size=64k tmpfs fs 2> /dev/null || skip "cannot mount a tmpfs here (needs root): the full-disk cases did not run"
 trap 'umount "$TMP/fs" 2> /dev/null; rm -rf "$TMP"' EXIT
 # remount FS KIB: an empty file system of that size
 remount() { umount fs && mount -t tmpfs -o "size=${1}k" tmpfs fs || fail "cannot remount the tmpfs"; }

@@ -5,6 +5,9 @@ OUT="" ERR="" CHECKS=0
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# A test that cannot run here says why and exits 77, which CTest counts as skipped (SKIP_RETURN_CODE).
+skip() { echo "skipped: $*"; exit 77; }
+
 # Runs a command, keeping its stdout in $OUT and stderr in $ERR.
 run() {
   "$@" > "$TMP/.out" 2> "$TMP/.err"
@@ -50,8 +53,32 @@ got: $1"
   CHECKS=$((CHECKS + 1))
 }
 
-# Whether the programs in $BIN see a CUDA device (their --version names the runtime).
-cuda_available() { "$BIN/nmt-train" --version | grep -q "CUDA devices [1-9]"; }
+# Whether the programs in $BIN see a CUDA device (their --version names the runtime: "runtime:
+# LibTorch 1.13.0, CUDA build no, CUDA devices 0"). A --version that fails, or that names no device
+# count, fails the test: it must not read as "no GPU" and skip the CUDA checks.
+cuda_available() {
+  local version
+  version=$("$BIN/nmt-train" --version 2>&1) || fail "'$BIN/nmt-train --version' exited $?: $version"
+  [[ $version =~ CUDA\ devices\ ([0-9]+) ]] || fail "'$BIN/nmt-train --version' names no CUDA device count: $version"
+  [ "${BASH_REMATCH[1]}" -gt 0 ]
+}
+
+# The tests' --cuda mode: skipped (77) where there is no GPU.
+require_cuda() { cuda_available || skip "CUDA is not available"; }
+
+# numbers_hold CONDITION NAME=VALUE...: each VALUE is a decimal number (an empty or other text
+# fails) and the awk CONDITION on the NAMEs holds, compared as numbers: awk compares an empty
+# value as text, so that '"" < "" / 2' would hold.
+numbers_hold() {
+  local condition=$1 assignment program="BEGIN { "; shift
+  local values=()
+  for assignment in "$@"; do
+    [[ ${assignment#*=} =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] || return 1
+    values+=(-v "$assignment")
+    program+="${assignment%%=*} += 0; "
+  done
+  awk "${values[@]}" "$program exit !($condition) }"
+}
 
 # metric FILE STEP N: column N of a metrics.csv at STEP.
 metric() { awk -F, -v s="$2" -v c="$3" 'NR > 1 && $1 == s { print $c }' "$1"; }

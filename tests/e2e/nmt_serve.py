@@ -52,19 +52,23 @@ def usage_errors():
 def concurrent_clients(server, sources):
     """16 clients at once, one sentence a request: each answer is nmt-translate's, sentences share batches."""
     expected = dict(zip(sources, translate_cli("--input", "valid.src")))
-    wrong = []
+    wrong, errors = [], []  # a thread's exception is only printed: each client collects its own
 
     def client(k):
         for i in range(k, len(sources), 16):
-            status, answer = server.translate({"text": [sources[i]]})
-            if status != 200 or answer["translations"][0]["text"] != expected[sources[i]]:
-                wrong.append((sources[i], status, answer))
+            try:
+                status, answer = server.translate({"text": [sources[i]]})
+                if status != 200 or answer["translations"][0]["text"] != expected[sources[i]]:
+                    wrong.append((sources[i], status, answer))
+            except Exception as e:  # a 200 whose body is not the answer's shape, a lost connection
+                errors.append(f"{sources[i]!r}: {type(e).__name__}: {e}")
     before = server.request("GET", "/health")[1]
     threads = [threading.Thread(target=client, args=(k,)) for k in range(16)]
     for th in threads:
         th.start()
     for th in threads:
-        th.join()
+        th.join()  # (each request times out after 60 s)
+    check(not errors, f"{len(errors)} concurrent requests failed, e.g. {errors[:1]}")
     check(not wrong, f"{len(wrong)} concurrent answers wrong, e.g. {wrong[:1]}")
     after = server.request("GET", "/health")[1]
     sentences, batches = after["sentences"] - before["sentences"], after["batches"] - before["batches"]
@@ -88,8 +92,10 @@ def api(workdir):
         status, health = server.request("GET", "/health")
         check(status == 200 and health["status"] == "ok", f"/health: {status} {health}")
         status, models = server.request("GET", "/v1/models")
-        names = [(m["name"], m["default"], m["max_input_pieces"]) for m in models["models"]]
-        check(status == 200 and names == [("tiny", True, 40), ("run", False, 40)], f"/v1/models: {models}")
+        names = [(m["name"], m["default"], m["max_input_pieces"], m.get("encoder"), m.get("decoder"))
+                 for m in models["models"]]
+        check(status == 200 and names == [("tiny", True, 40, "rnn", "rnn"), ("run", False, 40, "rnn", "rnn")],
+              f"/v1/models: {models}")
 
         # --- answers equal nmt-translate's, greedy and beam (n-best with scores)
         status, answer = server.translate({"text": sources})

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of nmt-train over several processes (c10d Gloo on loopback), on the tiny task.
-# Usage: nmt_train_dist.sh BIN_DIR [WITH_GLOO (1, or 0 for a build without Gloo: skipped)]
+# Usage: nmt_train_dist.sh BIN_DIR [WITH_GLOO (1, or 0 for a build without Gloo: skipped, exit 77)]
 set -u
 BIN=$1
-[ "${2:-1}" != 0 ] || { echo "skipped: this build has no Gloo (libgloo-dev), the transport for the CPU"; exit 0; }
 source "$(dirname "$0")/lib.sh"
+[ "${2:-1}" != 0 ] || skip "this build has no Gloo (libgloo-dev), the transport for the CPU"
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"

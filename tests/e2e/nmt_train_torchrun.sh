@@ -3,14 +3,14 @@
 # with torchrun's rendezvous (--standalone) and with its static one, where the agent runs the store
 # the workers meet at (TORCHELASTIC_USE_AGENT_STORE=True). Either must train what one process
 # trains. Skipped where torchrun (Debian's python3-torch) is not installed, or cannot start its own
-# store (Debian 13's).
-# Usage: nmt_train_torchrun.sh BIN_DIR [WITH_GLOO (1, or 0 for a build without Gloo: skipped)]
+# store (Debian 13's): exit 77.
+# Usage: nmt_train_torchrun.sh BIN_DIR [WITH_GLOO (1, or 0 for a build without Gloo: skipped, exit 77)]
 set -u
 BIN=$1
-[ "${2:-1}" != 0 ] || { echo "skipped: this build has no Gloo (libgloo-dev), the transport for the CPU"; exit 0; }
 source "$(dirname "$0")/lib.sh"
+[ "${2:-1}" != 0 ] || skip "this build has no Gloo (libgloo-dev), the transport for the CPU"
 source "$(dirname "$0")/tiny_corpus.sh"
-TORCHRUN=$(command -v torchrun) || { echo "skipped: torchrun not found (Debian's python3-torch has it)"; exit 0; }
+TORCHRUN=$(command -v torchrun) || skip "torchrun not found (Debian's python3-torch has it)"
 make_tiny_corpus "$TMP"
 cd "$TMP"
 MODEL=("${TINY_MODEL[@]}")
@@ -34,7 +34,7 @@ if ! run "${LAUNCH[@]}" --log_dir logs-static --nnodes 1 --node_rank 0 --master_
     --master_port "$(port)" "${TRAIN[@]}" --model-dir static; then
   # Debian 13's torchrun 2.6: its PyTorch has no libuv, yet torchrun's own stores ask for it whatever
   # USE_LIBUV says, so it starts no worker at all
-  [[ $ERR == *"$NO_LIBUV"* ]] && { echo "skipped: torchrun cannot start its rendezvous store here ($NO_LIBUV)"; exit 0; }
+  [[ $ERR == *"$NO_LIBUV"* ]] && skip "torchrun cannot start its rendezvous store here ($NO_LIBUV)"
   fail "torchrun with --master_addr exited non-zero (stderr: $ERR)"
 fi
 CHECKS=$((CHECKS + 1))

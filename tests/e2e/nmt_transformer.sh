@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end test of the full Transformer: training with one shared embedding matrix, kept
 # checkpoints across a resume, nmt-average, translation of the averaged model, and the errors of
-# settings that do not fit it. Usage: nmt_transformer.sh BIN_DIR
+# settings that do not fit it. Usage: nmt_transformer.sh BIN_DIR [--cuda]
+#   --cuda: the same model trains, resumes and translates on a GPU (exits 77, skipped, where there is none).
 set -u
-BIN=$1
+BIN=$1 MODE=${2:-}
+[[ $MODE == "" || $MODE == --cuda ]] || { echo "usage: nmt_transformer.sh BIN_DIR [--cuda]" >&2; exit 2; }
 source "$(dirname "$0")/lib.sh"
+[ "$MODE" != --cuda ] || require_cuda
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
@@ -16,15 +19,30 @@ FULL_ON=("${BASE[@]}" --encoder transformer --joint-vocab --share-embeddings --t
 FULL=("${FULL_ON[@]}" --device cpu)
 # the files of the last N validations of a run (epochs end between the --valid-every steps too)
 last_validations() { awk -F, 'NR > 1 && $6 != "" { printf "step-%08d.pt\n", $1 }' "$1" | tail -$2 | tr '\n' ' '; }
+head -5 valid.src > in.txt
+
+# --- on a GPU (--cuda): the same model trains, resumes and translates there
+if [ "$MODE" == --cuda ]; then
+  expect_ok "${FULL_ON[@]}" --device cuda --model-dir gpu --max-steps 120 --valid-every 40 --keep-checkpoints 2
+  expect_contains "$ERR" "device: cuda:0"
+  bleu=$(metric gpu/metrics.csv 120 6)
+  numbers_hold 'b > 5' b="$bleu" || fail "CUDA: validation BLEU only '$bleu' after 120 steps"
+  expect_ok "$BIN/nmt-train" --model-dir gpu --resume --max-steps 140
+  expect_contains "$ERR" "resuming at step 120"
+  expect_ok "$BIN/nmt-translate" --model gpu --device cuda --input in.txt --beam 4
+  [ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "CUDA: 5 lines in, $(wc -l <<< "$OUT") out"
+  finish
+  exit 0
+fi
 
 # --- it learns; the validations' weights are kept, the last 3, across a resume
 expect_ok "${FULL[@]}" --model-dir run --max-steps 240 --valid-every 40 --log-every 10 --keep-checkpoints 3
 expect_contains "$ERR" "model: transformer encoder, transformer decoder"
 expect_contains "$ERR" "BPE: trained one joint model with 120 pieces"
 first=$(metric run/metrics.csv 10 3) last=$(metric run/metrics.csv 240 3)
-awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < 0.5 * a) }' || fail "train loss $first at step 10, $last at 240"
+numbers_hold 'b < 0.5 * a' a="$first" b="$last" || fail "train loss '$first' at step 10, '$last' at 240"
 bleu=$(metric run/metrics.csv 240 6)
-awk -v b="$bleu" 'BEGIN { exit !(b > 30) }' || fail "validation BLEU only $bleu after 240 steps"
+numbers_hold 'b > 30' b="$bleu" || fail "validation BLEU only '$bleu' after 240 steps"
 expect_line "$(ls run/kept | tr '\n' ' ')" "$(last_validations run/metrics.csv 3)"
 expect_contains "$(cat run/config.ini)" "keep-checkpoints = 3"
 expect_ok "$BIN/nmt-train" --model-dir run --resume --max-steps 280
@@ -34,8 +52,10 @@ expect_line "$(ls run/kept | tr '\n' ' ')" "$(last_validations run/metrics.csv 3
 # --- nmt-average: a new model directory that translates
 expect_ok "$BIN/nmt-average" --model-dir run --output-dir avg --last 2
 expect_line "$ERR" "nmt-average: averaged 2 weights (run/kept/$(ls run/kept | sed -n 2p) ... run/kept/step-00000280.pt) into avg/best.pt"
-for f in bpe.model config.ini best.pt; do [ -s "avg/$f" ] || fail "avg/$f missing"; done
-head -5 valid.src > in.txt
+for f in bpe.model config.ini best.pt shortlist.bin; do [ -s "avg/$f" ] || fail "avg/$f missing"; done
+cmp -s run/shortlist.bin avg/shortlist.bin || fail "avg/shortlist.bin is not run's"
+expect_ok "$BIN/nmt-translate" --model avg --input in.txt --shortlist on --stats
+expect_contains "$ERR" "; shortlist on,"
 expect_ok "$BIN/nmt-translate" --model avg --input in.txt
 [ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "5 lines in, $(wc -l <<< "$OUT") out"
 expect_ok "$BIN/nmt-translate" --model avg --input in.txt --beam 4
@@ -64,20 +84,6 @@ expect_fail 1 "$BIN/nmt-average" --model-dir avg --output-dir x
 expect_line "$ERR" "nmt-average: error: model directory avg has no kept weights in avg/kept (train with nmt-train --keep-checkpoints N)"
 expect_fail 2 "$BIN/nmt-average" --model-dir run --output-dir x --last -1
 expect_line "$ERR" "nmt-average: --last must not be negative (see nmt-average --help)"
-
-# --- on a GPU, where there is one: the same model trains, resumes and translates there
-if cuda_available; then
-  expect_ok "${FULL_ON[@]}" --device cuda --model-dir gpu --max-steps 120 --valid-every 40 --keep-checkpoints 2
-  expect_contains "$ERR" "device: cuda:0"
-  bleu=$(metric gpu/metrics.csv 120 6)
-  awk -v b="$bleu" 'BEGIN { exit !(b > 5) }' || fail "CUDA: validation BLEU only $bleu after 120 steps"
-  expect_ok "$BIN/nmt-train" --model-dir gpu --resume --max-steps 140
-  expect_contains "$ERR" "resuming at step 120"
-  expect_ok "$BIN/nmt-translate" --model gpu --device cuda --input in.txt --beam 4
-  [ "$(wc -l <<< "$OUT")" -eq 5 ] || fail "CUDA: 5 lines in, $(wc -l <<< "$OUT") out"
-else
-  echo "CUDA is not available: the full Transformer was trained on the CPU only"
-fi
 
 # --- settings that do not fit the Transformer decoder
 expect_fail 1 "${BASE[@]}" --model-dir x --max-steps 1 --encoder rnn --device cpu

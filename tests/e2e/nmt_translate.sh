@@ -1,15 +1,42 @@
 #!/usr/bin/env bash
-# End-to-end test of nmt-translate with a tiny model trained here. Usage: nmt_translate.sh BIN_DIR
+# End-to-end test of nmt-translate with a tiny model trained here.
+# Usage: nmt_translate.sh BIN_DIR [--cuda]
+#   without --cuda: on the CPU, and that asking for CUDA where there is none fails clearly;
+#   --cuda: the GPU gives the CPU's translations (exits 77, skipped, where there is no GPU).
 set -u
-BIN=$1
+BIN=$1 MODE=${2:-}
+[[ $MODE == "" || $MODE == --cuda ]] || { echo "usage: nmt_translate.sh BIN_DIR [--cuda]" >&2; exit 2; }
 source "$(dirname "$0")/lib.sh"
+[ "$MODE" != --cuda ] || require_cuda
 source "$(dirname "$0")/tiny_corpus.sh"
 make_tiny_corpus "$TMP"
 cd "$TMP"
 "$BIN/nmt-train" --train-src train.src --train-tgt train.tgt --valid-src valid.src --valid-tgt valid.tgt \
   "${TINY_MODEL[@]}" --max-length 40 --max-steps 300 --valid-every 100 --model-dir run --device cpu > /dev/null 2>&1 \
   || fail "training the test model failed"
-T=("$BIN/nmt-translate" --model run --device cpu)  # the CUDA side is tested at the end
+T=("$BIN/nmt-translate" --model run --device cpu)
+G=("$BIN/nmt-translate" --model run --device cuda)
+
+# --- CUDA (--cuda): the CPU's translations, greedy and beam, in fp32 and bf16
+if [ "$MODE" == --cuda ]; then
+  expect_ok "${T[@]}" --input valid.src
+  cpu_greedy=$OUT
+  expect_ok "${G[@]}" --input valid.src --stats
+  expect_line "$OUT" "$cpu_greedy"
+  expect_contains "$ERR" "peak GPU memory"
+  expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2
+  cpu_beam=$OUT
+  expect_ok "${G[@]}" --input valid.src --beam 4 --nbest 2
+  [ "$(cut -d'|' -f1-4 <<< "$OUT")" == "$(cut -d'|' -f1-4 <<< "$cpu_beam")" ] || fail "CUDA beam search differs:
+$(diff <(cut -d'|' -f1-4 <<< "$cpu_beam") <(cut -d'|' -f1-4 <<< "$OUT"))"
+  expect_ok "${G[@]}" --input valid.src --output gpu.bf16.txt --precision bf16
+  same=$(paste -d'\t' gpu.bf16.txt <(echo "$cpu_greedy") | awk -F'\t' '$1 == $2' | wc -l)
+  [ "$same" -ge 36 ] || fail "CUDA bf16: only $same of 40 translations equal the CPU's"
+  expect_fail 1 "${G[@]}" --input valid.src --parallel-batches 2
+  expect_contains "$ERR" "--parallel-batches 2 is for a CPU; on cuda"
+  finish
+  exit 0
+fi
 
 expect_ok "$BIN/nmt-translate" --help
 expect_contains "$OUT" "--beam ] arg (=1)"
@@ -47,14 +74,28 @@ expect_line "$ERR" "nmt-translate: --batch-size must be at least 1 (see nmt-tran
 # --- pipes: same output; each line is answered as soon as it arrives
 expect_ok "${T[@]}" < in.txt
 expect_line "$OUT" "$batched"
+# (the second line's translation from a file first: the coprocess must answer as that does)
+echo "die Frau spielt mit dem Ball" > second.txt
+expect_ok "${T[@]}" --input second.txt
+second=$OUT
+expect_line "$second" "the woman plays with the ball"
 coproc TR { "${T[@]}"; }
+tr_pid=$TR_PID
+exec {tr_out}<&"${TR[0]}"  # a copy of its own: bash closes TR's when it reaps the coprocess
 echo "der Hund sieht die Katze" >&"${TR[1]}"
-read -r -t 20 answer <&"${TR[0]}" || fail "no answer to a single piped line"
+read -r -t 20 answer <&"$tr_out" || fail "no answer to a single piped line"
 expect_line "$answer" "the dog sees the cat"
 echo "die Frau spielt mit dem Ball" >&"${TR[1]}"
-read -r -t 20 answer <&"${TR[0]}" || fail "no answer to a second piped line"
+read -r -t 20 answer <&"$tr_out" || fail "no answer to a second piped line"
+expect_line "$answer" "$second"
 exec {TR[1]}>&-
-wait $TR_PID
+# the end of its input ends it: its output ends (no more lines), and it exits 0
+read -r -t 20 answer <&"$tr_out"
+rc=$?
+[ $rc -eq 1 ] || fail "after the last piped line: $([ $rc -eq 0 ] && echo "more output: $answer" || echo "no end of output in 20 s")"
+exec {tr_out}<&-
+wait $tr_pid || fail "nmt-translate reading a pipe exited $? at the end of its input"
+CHECKS=$((CHECKS + 1))
 
 # --- a terminal: prompt, :attn heatmap, :quit (the prompt's history in a folder of the test's own)
 printf 'der Hund sieht die Katze\n:attn\nder Hund\n:quit\n' > session.txt
@@ -179,30 +220,11 @@ expect_ok "${T[@]}" --input in.txt --stats
 [[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ on,\ int8\ off,\ one\ batch\ at\ a\ time$ ]] \
   || fail "unexpected --stats line: $ERR"
 
-# --- CUDA, where there is a GPU: the CPU's translations, greedy and beam, in fp32 and bf16
-G=("$BIN/nmt-translate" --model run --device cuda)
-if cuda_available; then
-  expect_ok "${T[@]}" --input valid.src
-  cpu_greedy=$OUT
-  expect_ok "${G[@]}" --input valid.src --stats
-  expect_line "$OUT" "$cpu_greedy"
-  expect_contains "$ERR" "peak GPU memory"
-  expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2
-  cpu_beam=$OUT
-  expect_ok "${G[@]}" --input valid.src --beam 4 --nbest 2
-  [ "$(cut -d'|' -f1-4 <<< "$OUT")" == "$(cut -d'|' -f1-4 <<< "$cpu_beam")" ] || fail "CUDA beam search differs:
-$(diff <(cut -d'|' -f1-4 <<< "$cpu_beam") <(cut -d'|' -f1-4 <<< "$OUT"))"
-  expect_ok "${G[@]}" --input valid.src --output gpu.bf16.txt --precision bf16
-  same=$(paste -d'\t' gpu.bf16.txt <(echo "$cpu_greedy") | awk -F'\t' '$1 == $2' | wc -l)
-  [ "$same" -ge 36 ] || fail "CUDA bf16: only $same of 40 translations equal the CPU's"
-  expect_fail 1 "${G[@]}" --input valid.src --parallel-batches 2
-  expect_contains "$ERR" "--parallel-batches 2 is for a CPU; on cuda"
-else
-  expect_fail 1 "${G[@]}" --input in.txt
-  expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
-  expect_fail 1 "${T[@]}" --input in.txt --precision fp16
-  expect_line "$ERR" "nmt-translate: error: --precision fp16 needs a CUDA device (on cpu the model runs in fp32)"
-  echo "CUDA is not available: tested that asking for it fails clearly"
-fi
+# --- asking for CUDA where there is none fails clearly (CUDA_VISIBLE_DEVICES= hides a GPU from
+# LibTorch, so this runs on every machine; --cuda tests a GPU)
+expect_fail 1 env CUDA_VISIBLE_DEVICES= "${G[@]}" --input in.txt
+expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
+expect_fail 1 "${T[@]}" --input in.txt --precision fp16
+expect_line "$ERR" "nmt-translate: error: --precision fp16 needs a CUDA device (on cpu the model runs in fp32)"
 
 finish

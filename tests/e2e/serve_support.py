@@ -41,7 +41,8 @@ def tiny_model(bin_dir, workdir):
 
 
 class Server:
-    """nmt-serve on a free port of 127.0.0.1, stopped (SIGTERM) when the block ends."""
+    """nmt-serve on a free port of 127.0.0.1, stopped (SIGTERM) when the block ends, where it must
+    exit 0 (a crash, or an exit code of a stop inside the block that was not checked, fails)."""
 
     def __init__(self, bin_dir, *args):
         self.err = tempfile.TemporaryFile(mode="w+")
@@ -90,5 +91,7 @@ class Server:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.stop()
+    def __exit__(self, kind, value, traceback):
+        code = self.stop()
+        if kind is None and code != 0:  # (a failure already on its way says more)
+            fail(f"nmt-serve exited {code} when stopped, not 0: {self.stderr()[-2000:]}")

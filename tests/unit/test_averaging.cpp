@@ -43,11 +43,17 @@ TEST_CASE("keepValidatedWeights keeps the last N validations' weights, oldest re
         std::vector<std::string>{dir.file("kept/step-00000600.pt"), dir.file("kept/step-00000800.pt"),
                                  dir.file("kept/step-00001000.pt")});
   CHECK(loadModel(model.kept(1000), c10::Device(c10::kCPU))->config().toText() == tinyTransformer().toText());
-  // weights already saved (best.pt) are copied, byte for byte
+  // weights already saved (best.pt) are copied, byte for byte, not saved again: bytes after the
+  // archive's end, which saving the model would not write, come along
   saveModel(m, model.best());
+  const std::string saved = test::readFile(model.best());
+  test::writeFile(model.best(), saved + "\nbytes only a copy keeps\n");
   keepValidatedWeights(m, model, 1200, 3, model.best());
-  CHECK(test::readFile(model.kept(1200)) == test::readFile(model.best()));
+  CHECK(test::readFile(model.kept(1200)) == saved + "\nbytes only a copy keeps\n");
   CHECK(model.keptCheckpoints().size() == 3);
+  // without savedAs, the model is saved: as saveModel writes it
+  keepValidatedWeights(m, model, 1400, 3);
+  CHECK(test::readFile(model.kept(1400)) == saved);
 }
 
 TEST_CASE("averageModels takes the parameter-wise mean, and refuses other architectures") {

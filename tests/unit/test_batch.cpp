@@ -1,3 +1,4 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "tokenization/BpeModel.h"
@@ -58,11 +59,24 @@ TEST_CASE("batch tensors are on the requested device") {
   for (const auto& t : {batch.source, batch.sourceMask, batch.target, batch.targetMask}) CHECK(t.device() == device);
   // Lengths stay on the CPU whatever the device: pack_padded_sequence wants them there.
   CHECK(batch.sourceLengths.device().is_cpu());
-  if (torch::cuda::is_available()) {
-    const Batch gpu = makeBatch(pairs, {0}, resolveDevice("cuda"));
-    CHECK(gpu.source.device().is_cuda());
-    CHECK(gpu.targetMask.device().is_cuda());
-  }
+}
+
+TEST_CASE("CUDA: batch tensors are on the GPU, their lengths on the CPU, the same values as on the CPU") {
+  NMT_REQUIRE_CUDA();
+  std::vector<EncodedPair> pairs = {{{5, 6}, {7}, 1}, {{8, 9, 10}, {11, 12}, 2}};
+  const auto device = resolveDevice("cuda");
+  CHECK(device == test::kCudaDevice);
+  const Batch gpu = makeBatch(pairs, {0, 1}, device);
+  const Batch cpu = makeBatch(pairs, {0, 1}, test::kCpuDevice);
+  for (const auto& t : {gpu.source, gpu.sourceMask, gpu.target, gpu.targetMask}) CHECK(t.device() == device);
+  CHECK(gpu.sourceLengths.device().is_cpu());
+  CHECK(gpu.targetLengths.device().is_cpu());
+  CHECK(gpu.examples == cpu.examples);
+  CHECK(torch::equal(gpu.source.cpu(), cpu.source));
+  CHECK(torch::equal(gpu.target.cpu(), cpu.target));
+  CHECK(torch::equal(gpu.sourceMask.cpu(), cpu.sourceMask));
+  CHECK(torch::equal(gpu.targetMask.cpu(), cpu.targetMask));
+  CHECK(torch::equal(gpu.sourceLengths, cpu.sourceLengths));
 }
 
 TEST_CASE("device choices") {

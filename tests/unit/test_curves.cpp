@@ -30,6 +30,14 @@ int polylinePoints(const std::string& svg, const std::string& cssClass) {
   return points;
 }
 
+// The points attribute of the polyline of class `cssClass`, or "" when there is none.
+std::string pointsOf(const std::string& svg, const std::string& cssClass) {
+  const auto at = svg.find("<polyline class=\"" + cssClass + "\"");
+  if (at == std::string::npos) return "";
+  const auto begin = svg.find("points=\"", at) + 8;
+  return svg.substr(begin, svg.find('"', begin) - begin);
+}
+
 std::size_t occurrences(const std::string& text, const std::string& part) {
   std::size_t count = 0;
   for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
@@ -165,10 +173,34 @@ TEST_CASE("training curves: long runs label thousands of steps as k and millions
   CHECK(svg.find(">1000k</text>") == std::string::npos);
 }
 
-TEST_CASE("training curves: the same metrics give the same bytes") {
+TEST_CASE("training curves: each value where it belongs (worked out by hand), and the same bytes for the same metrics") {
+  // Steps 100..400 span the panels' 290 px (x = left + (step - 100) / 300 * 290, left 64 and 448);
+  // losses 4.5..7.0 and BLEU 0..10 (ticks of 0.5 and 2) span 272 px up from y = 364.
+  const auto svg = trainingCurvesSvg(readMetricsCsv(kMetrics), "run");
+  CHECK(pointsOf(svg, "train-loss") == "64.0,92.0 160.7,200.8 257.3,309.6 354.0,364.0");  // 7, 6, 5, 4.5
+  CHECK(pointsOf(svg, "valid-loss") == "160.7,255.2 354.0,331.4");                        // 5.5, 4.8
+  CHECK(pointsOf(svg, "valid-bleu") == "544.7,275.6 738.0,132.8");                        // 3.25, 8.5
+  for (const char* element :
+       {"<circle cx=\"160.7\" cy=\"255.2\" r=\"2.6\"><title>step 200: validation loss 5.500</title></circle>",
+        "<circle cx=\"354.0\" cy=\"331.4\" r=\"2.6\"><title>step 400: validation loss 4.800</title></circle>",
+        "<circle cx=\"544.7\" cy=\"275.6\" r=\"2.6\"><title>step 200: BLEU 3.25</title></circle>",
+        "<circle cx=\"738.0\" cy=\"132.8\" r=\"2.6\"><title>step 400: BLEU 8.50</title></circle>",
+        // the axes' labels: steps below both panels, losses and BLEU on their left
+        "<text x=\"257.3\" y=\"380.0\" text-anchor=\"middle\">300</text>",
+        "<text x=\"641.3\" y=\"380.0\" text-anchor=\"middle\">300</text>",
+        "<text x=\"58.0\" y=\"368.0\" text-anchor=\"end\">4.5</text>",
+        "<text x=\"58.0\" y=\"150.4\" text-anchor=\"end\">6.5</text>",
+        "<text x=\"58.0\" y=\"96.0\" text-anchor=\"end\">7.0</text>",
+        "<text x=\"442.0\" y=\"368.0\" text-anchor=\"end\">0</text>",
+        "<text x=\"442.0\" y=\"96.0\" text-anchor=\"end\">10</text>",
+        // 3 minutes, between 2.5 at step 200 and 3.5 at step 300: at step 250; 4 minutes at step 350
+        "<text x=\"209.0\" y=\"85.0\" text-anchor=\"middle\" fill=\"#555\">3</text>",
+        "<text x=\"305.7\" y=\"85.0\" text-anchor=\"middle\" fill=\"#555\">4</text>"})
+    CHECK_MESSAGE(svg.find(element) != std::string::npos, element);
+  // the same metrics give these same bytes again, read anew or not
   const auto points = readMetricsCsv(kMetrics);
-  CHECK(trainingCurvesSvg(points, "run") == trainingCurvesSvg(points, "run"));
-  CHECK(trainingCurvesSvg(readMetricsCsv(kMetrics), "run") == trainingCurvesSvg(points, "run"));
+  CHECK(trainingCurvesSvg(points, "run") == svg);
+  CHECK(trainingCurvesSvg(readMetricsCsv(kMetrics), "run") == svg);
 }
 
 TEST_CASE("writeTrainingCurves writes the SVG beside metrics.csv and names a CSV it cannot read") {

@@ -2,9 +2,27 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 using namespace nmt;
 
 namespace {
+
+std::string procFile(const char* path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The path of the OpenBLAS library mapped into this process ("libopenblas*" in /proc/self/maps), or "".
+std::string mappedOpenBlas() {
+  const std::string maps = procFile("/proc/self/maps");
+  const auto at = maps.find("/libopenblas");
+  if (at == std::string::npos) return "";
+  const auto begin = maps.rfind(' ', at) + 1;
+  return maps.substr(begin, maps.find('\n', at) - begin);
+}
 
 // Flag sets of real CPUs (cpuid, as /proc/cpuinfo lists them).
 const CpuFeatures kXeonSkylakeSP{true, true, true, true};    // Xeon Gold 6148, Platinum 8375C (Ice Lake)
@@ -52,9 +70,27 @@ TEST_CASE("the kernel line names the library, the set and the threads; the hint 
   CHECK(kernelHint({"OpenBLAS 0.3.21", "Prescott", 2}, kCore2).empty());
 }
 
-TEST_CASE("this machine: the CPU is named and OpenBLAS (when loaded) reports a kernel set") {
-  CHECK_FALSE(cpuModelName().empty());
+TEST_CASE("this machine: the CPU is named as /proc/cpuinfo names it") {
+  const std::string cpuinfo = procFile("/proc/cpuinfo");
+  REQUIRE_FALSE(cpuinfo.empty());
+  const std::string name = cpuModelName();
+  MESSAGE(name);
+  if (cpuinfo.rfind("model name", 0) == 0 || cpuinfo.find("\nmodel name") != std::string::npos) {
+    CHECK(name != "unknown CPU");
+    CHECK_FALSE(name.empty());
+    CHECK(cpuinfo.find("model name\t: " + name + "\n") != std::string::npos);
+  } else {
+    CHECK(name == "unknown CPU");  // (ARM's cpuinfo names no model)
+  }
+}
+
+// Where OpenBLAS is loaded (LibTorch's BLAS in nmt_model_tests) its version, kernel set and threads
+// are checked in test_train.cpp; this process links no BLAS.
+TEST_CASE("this machine: a process without OpenBLAS reports another BLAS, no kernel set and no threads") {
+  REQUIRE_MESSAGE(mappedOpenBlas().empty(), "nmt_text_tests links no BLAS, yet maps " << mappedOpenBlas());
   const auto kernels = currentMatrixKernels();
-  CHECK_FALSE(kernels.library.empty());
-  MESSAGE(describeMatrixKernels(kernels), " on ", cpuModelName());
+  CHECK(kernels.library == "not OpenBLAS (LibTorch's own or another BLAS)");
+  CHECK(kernels.coreName.empty());
+  CHECK(kernels.threads == 0);
+  CHECK(kernelHint(kernels, detectCpuFeatures()).empty());
 }

@@ -12,6 +12,7 @@
 #include "train/MetricsLog.h"
 #include "train/TrainingState.h"
 #include "util/AtomicFile.h"
+#include "util/BlasKernels.h"
 #include "util/FileSystem.h"
 #include "util/Precision.h"
 #include "util/TorchCompat.h"
@@ -21,8 +22,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <regex>
 
 using namespace nmt;
 using nmt::test::errorOf;
@@ -206,9 +210,20 @@ TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, c
     }
     model->eval();
     c10::InferenceMode inference;
-    const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
-    const auto hypotheses = greedySearch(model, batch, DecodeLimits{});
-    CHECK(hypotheses.size() == 2);
+    const auto fp32 = greedySearch(model, batch, DecodeLimits{});
+    std::vector<Hypothesis> hypotheses;
+    {
+      const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
+      hypotheses = greedySearch(model, batch, DecodeLimits{});
+    }
+    REQUIRE(fp32.size() == 2);
+    REQUIRE(hypotheses.size() == 2);
+    for (std::size_t r = 0; r < 2; ++r) {
+      INFO("row " << r << ": fp32 score " << fp32[r].score << ", bf16 score " << hypotheses[r].score);
+      CHECK(hypotheses[r].tokens == fp32[r].tokens);  // the same pieces
+      CHECK(hypotheses[r].finished == fp32[r].finished);
+      CHECK(std::abs(hypotheses[r].score - fp32[r].score) < 0.02 * std::abs(fp32[r].score));
+    }
   }
 }
 
@@ -271,7 +286,8 @@ TEST_CASE("an output file left uncommitted (a failure on the way) leaves the old
   CHECK(test::readFile(path) == "new\n");
   CHECK_FALSE(files::exists(path + ".tmp"));
   // a write that cannot happen names the file and the system's reason
-  CHECK(errorOf([&] { OutputFile("/proc/version/x"); }) == "cannot write /proc/version/x.tmp: Not a directory");
+  CHECK(errorOf([&] { OutputFile(dir.file("f.txt/x")); }) == "cannot write " + dir.file("f.txt/x") + ": Not a directory");
+  CHECK(errorOf([&] { OutputFile("/proc/version/x"); }) == "cannot write /proc/version/x: Not a directory");
 }
 
 TEST_CASE("a checkpoint restores weights, Adam's state and the random generator exactly") {
@@ -510,4 +526,35 @@ TEST_CASE("the loss takes a known token count without counting") {
   const auto known = labelSmoothedLoss(logProbs, gold, 0.1, 0, 3);
   CHECK(known.tokens == 3);
   CHECK(torch::equal(known.loss, labelSmoothedLoss(logProbs, gold, 0.1, 0).loss));
+}
+
+// Here, not in test_kernels.cpp: nmt_text_tests links no BLAS, this process has LibTorch's
+// (OpenBLAS where LibTorch is Debian's), as nmt-train has when it prints the kernel line.
+TEST_CASE("this machine: LibTorch's BLAS is named, OpenBLAS with its version, kernel set and threads") {
+  std::ifstream mapsFile("/proc/self/maps");
+  const std::string maps{std::istreambuf_iterator<char>(mapsFile), std::istreambuf_iterator<char>()};
+  REQUIRE_FALSE(maps.empty());
+  const auto kernels = currentMatrixKernels();
+  MESSAGE(describeMatrixKernels(kernels));
+  const auto at = maps.find("/libopenblas");  // e.g. /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so
+  if (at == std::string::npos) {
+    CHECK(kernels.library == "not OpenBLAS (LibTorch's own or another BLAS)");
+    CHECK(kernels.coreName.empty());
+    CHECK(kernels.threads == 0);
+    return;
+  }
+  const std::string library = maps.substr(at + 1, maps.find('\n', at) - at - 1);
+  INFO("OpenBLAS mapped from " << library);
+  std::smatch version;
+  if (std::regex_search(library, version, std::regex("-r([0-9]+\\.[0-9]+\\.[0-9]+)\\.so")))
+    CHECK(kernels.library == "OpenBLAS " + version[1].str());  // the version its file is named by
+  else
+    CHECK(std::regex_match(kernels.library, std::regex("OpenBLAS [0-9]+\\.[0-9]+.*")));
+  CHECK(std::regex_match(kernels.coreName, std::regex("[A-Za-z][A-Za-z0-9]*")));
+  const char* threads = std::getenv("OPENBLAS_NUM_THREADS");  // 1 under CTest
+  if (threads && std::atoi(threads) > 0)
+    CHECK(kernels.threads == std::atoi(threads));
+  else
+    CHECK(kernels.threads >= 1);
+  CHECK(describeMatrixKernels(kernels).rfind("matrix kernels: " + kernels.library + ", " + kernels.coreName + ", ", 0) == 0);
 }
