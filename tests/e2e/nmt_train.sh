@@ -209,14 +209,18 @@ for sig in INT TERM; do
   expect_contains "$ERR" "resuming at step $stopped"
 done
 
-# --- kill -9 at any moment (here checkpoints are written every step) leaves a loadable one
+# --- kill -9 at any moment (here checkpoints are written every step) leaves a loadable one (no early
+# stopping: a run that ended by itself before the kill would test nothing)
 for delay in 0.3 0.55 0.8; do
-  "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 1 --model-dir killed --max-steps 100000 \
+  "$BIN/nmt-train" "${DATA[@]}" "${TINY_MODEL[@]}" --valid-every 1 --patience 0 --model-dir killed --max-steps 100000 \
     $([ -e killed/last.pt ] && echo --resume) > /dev/null 2>&1 &
   pid=$!
   for ((i = 0; i < 300; i++)); do [ -s killed/last.pt ] && break; sleep 0.1; done
   sleep $delay
-  kill -9 $pid; wait $pid 2>/dev/null
+  kill -9 $pid 2>/dev/null || fail "nmt-train ended before kill -9 (after ${delay} s): nothing was tested"
+  wait $pid 2>/dev/null
+  rc=$?
+  [ $rc -eq 137 ] || fail "nmt-train killed with -9 exited $rc, expected 137"
 done
 expect_ok "$BIN/nmt-train" --model-dir killed --resume --max-steps 100000 --max-time 0.001
 expect_contains "$ERR" "resuming at step"
