@@ -7,6 +7,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 
 #include <atomic>
+#include <utility>
 #include <cctype>
 #include <cstdlib>
 
@@ -40,11 +41,16 @@ Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {
   return Int8Activations::Reduced7Bit;
 }
 
+// oneDNN's own limit on the instructions it uses: its variable, and what it says; {"", nullptr} when unset.
+static std::pair<std::string, const char*> isaLimit() {
+  for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"})
+    if (const char* value = std::getenv(name); value && *value) return {name, value};
+  return {"", nullptr};
+}
+
 Int8Activations int8Activations() {
   if (const int chosen = chosenActivations.load(); chosen >= 0) return static_cast<Int8Activations>(chosen);
-  const char* limit = std::getenv("ONEDNN_MAX_CPU_ISA");
-  if (!limit || !*limit) limit = std::getenv("DNNL_MAX_CPU_ISA");
-  const auto found = int8ActivationsFor(detectCpuFeatures().avx512vnni, limit);
+  const auto found = int8ActivationsFor(detectCpuFeatures().avx512vnni, isaLimit().second);
   chosenActivations.store(static_cast<int>(found));
   return found;
 }
@@ -53,8 +59,12 @@ void setInt8Activations(Int8Activations activations) { chosenActivations.store(s
 
 std::string describeInt8Activations() {
   if (int8Activations() == Int8Activations::Full8Bit) return "8-bit activations (AVX-512 VNNI)";
-  return detectCpuFeatures().avx512vnni ? "7-bit activations (AVX-512 VNNI, but the oneDNN ISA limit or a test keeps it off)"
-                                        : "7-bit activations (no AVX-512 VNNI: 16-bit pair sums must not saturate)";
+  if (!detectCpuFeatures().avx512vnni)
+    return "7-bit activations (no AVX-512 VNNI: u8 x s8 pair sums in 16 bits must not saturate)";
+  const auto [name, value] = isaLimit();
+  if (int8ActivationsFor(true, value) == Int8Activations::Reduced7Bit)
+    return "7-bit activations (" + name + "=" + value + " keeps oneDNN off AVX-512 VNNI)";
+  return "7-bit activations (set by setInt8Activations)";
 }
 
 void useInt8Engine() {

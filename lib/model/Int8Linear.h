@@ -22,7 +22,7 @@ Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit);
 // products made after it (tests exercise the no-VNNI way on any machine).
 Int8Activations int8Activations();
 void setInt8Activations(Int8Activations activations);
-// "8-bit activations (AVX-512 VNNI)" or "7-bit activations (no AVX-512 VNNI: ...)".
+// "8-bit activations (AVX-512 VNNI)" or "7-bit activations (WHY)".
 std::string describeInt8Activations();
 
 // y = x W^T + b with W quantized once to int8, a scale per output row, and x quantized per call
