@@ -2,8 +2,9 @@
 // set (sentences/s, target tokens/s; on a CPU also with as many batches at once as threads),
 // batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
-//                       [--shortlist on] [--int8]
+//                       [--shortlist on] [--int8] [--profile]
 #include "BenchThreads.h"
+#include "OpProfile.h"
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
@@ -44,6 +45,21 @@ void throughput(TranslationModel& model, const std::vector<std::string>& sentenc
              sentences.size() / s, tokens / s);
 }
 
+// Greedy and beam search once each under LibTorch's profiler, one batch at a time: operators by self time.
+void profile(TranslationModel& model, const std::vector<std::string>& sentences, const DecodingOptions& decoding,
+             int64_t beam, std::size_t batchSize) {
+  for (const int64_t k : {int64_t{1}, beam}) {
+    TranslatorOptions options;
+    options.decoding = decoding;
+    options.decoding.beamSize = k;
+    options.batchSize = batchSize;
+    options.parallelBatches = 1;
+    Translator translator(model, options);
+    fmt::print("  LibTorch's operators, {} (batch {}, one at a time):\n{}", k == 1 ? "greedy" : fmt::format("beam {}", k),
+               batchSize, profileOperators([&] { translator.translate(sentences); }, 25));
+  }
+}
+
 void latency(TranslationModel& model, const std::vector<std::string>& sentences, const DecodingOptions& decoding,
              std::size_t count) {
   TranslatorOptions options;
@@ -70,7 +86,7 @@ int main(int argc, char* argv[]) {
     int intraOp;
     int64_t beam;
     std::size_t latencyCount, batchSize;
-    bool systemMalloc = false;
+    bool systemMalloc = false, profiling = false;
     DecodingOptions decoding;
     app::OptionTable fast("Less arithmetic per piece");
     app::FastDecodingOptions fastOptions;
@@ -84,6 +100,8 @@ int main(int argc, char* argv[]) {
         "beam", po::value(&beam)->default_value(5), "beam size to measure besides greedy")(
         "batch-size", po::value(&batchSize)->default_value(64), "sentences per batch (greedy and beam)")(
         "latency", po::value(&latencyCount)->default_value(200), "sentences for the batch-1 latency")(
+        "profile", po::bool_switch(&profiling),
+        "instead of timing: greedy and beam search once each under LibTorch's profiler, operators by self time")(
         "system-malloc", po::bool_switch(&systemMalloc),
         "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory");
     desc.add(fast.description());
@@ -106,6 +124,10 @@ int main(int argc, char* argv[]) {
       // one batch at a time on all of OpenBLAS's threads; then as many batches at once, one thread each
       std::vector<std::size_t> parallel{1};
       if (model.device.is_cpu() && openBlasThreads() > 1) parallel.push_back(openBlasThreads());
+      if (profiling) {
+        profile(model, sentences, decoding, beam, batchSize);
+        continue;
+      }
       for (std::size_t p : parallel) {
         throughput(model, sentences, decoding, 1, batchSize, p);
         throughput(model, sentences, decoding, beam, batchSize, p);

@@ -30,15 +30,20 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
                                                                         const torch::Tensor& keyMask, bool causal) {
   const int64_t B = query.size(0), Sq = query.size(1), Sk = keys.size(2);
   const auto q = splitHeads(queryProjection(query));  // [B, H, Sq, dk]
-  auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
+  // One query a row (a decoding step): each head's scores and context are dot products, one
+  // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
+  const bool oneQuery = Sq == 1 && !is_training();
+  auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : torch::matmul(q, keys.transpose(-2, -1));
+  scores = scores / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
   const double minusInfinity = -std::numeric_limits<float>::infinity();
   if (keyMask.defined()) scores = scores.masked_fill(keyMask.logical_not().view({B, 1, 1, Sk}), minusInfinity);
-  if (causal) {
+  if (causal && Sq > 1) {  // the last of Sk positions sees them all
     const auto future = torch::ones({Sq, Sk}, keys.options().dtype(torch::kBool)).triu(Sk - Sq + 1);
     scores = scores.masked_fill(future, minusInfinity);
   }
   const auto weights = torch::softmax(scores, -1);
-  const auto heads = torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
+  const auto heads = oneQuery ? (weights.transpose(-2, -1) * values).sum(2, /*keepdim=*/true)
+                              : torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
   return {outputProjection(joined), weights};
 }

@@ -9,6 +9,7 @@
 #include <torch/version.h>
 
 #include <string>
+#include <utility>
 
 #define NMT_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
@@ -28,6 +29,17 @@ using ProcessGroupBase = c10d::ProcessGroup;
 #endif
 
 inline std::string torchVersion() { return TORCH_VERSION; }
+
+// A profiler event's (start, duration) in microseconds: KinetoEvent's startUs/durationUs until 2.0,
+// startNs/durationNs from 2.1. A template, so that this header needs no profiler header.
+template <typename Event>
+std::pair<double, double> profilerEventUs(const Event& e) {
+#if NMT_TORCH_AT_LEAST(2, 1)
+  return {static_cast<double>(e.startNs()) / 1e3, static_cast<double>(e.durationNs()) / 1e3};
+#else
+  return {static_cast<double>(e.startUs()), static_cast<double>(e.durationUs())};
+#endif
+}
 
 // Autocast per device type (CPU or CUDA); 2.4 replaced the per-backend setters.
 inline bool autocastEnabled(c10::DeviceType type) {

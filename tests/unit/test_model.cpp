@@ -398,6 +398,30 @@ TEST_CASE("multi-head attention equals torch::nn::MultiheadAttention with copied
   CHECK(torch::allclose(weights, refWeights, 1e-5, 1e-6));
 }
 
+TEST_CASE("multi-head attention of one query (a decoding step's dot products) equals that query's row of all of them") {
+  torch::manual_seed(4);
+  const int64_t d = 8, H = 2, B = 3, S = 6;
+  MultiHeadAttention mha(d, H);
+  mha->eval();
+  torch::NoGradGuard noGrad;
+  const auto x = torch::randn({B, S, d});
+  const auto mask = torch::tensor({true, true, true, true, true, true, true, true, true, false, false, false,
+                                   true, true, true, true, true, false}).view({B, S});
+  const auto [keys, values] = mha->projectKeysValues(x, x);
+  for (const bool causal : {false, true}) {
+    INFO(std::string(causal ? "causal" : "not causal"));
+    auto [all, allWeights] = mha->attend(x, keys, values, causal ? torch::Tensor() : mask, causal);
+    for (int64_t i = 0; i < S; ++i) {
+      // as a decoding step: query i over the keys so far (causal) or over all keys
+      const int64_t seen = causal ? i + 1 : S;
+      auto [one, oneWeights] = mha->attend(x.narrow(1, i, 1), keys.narrow(2, 0, seen), values.narrow(2, 0, seen),
+                                           causal ? torch::Tensor() : mask, causal);
+      CHECK(torch::allclose(one, all.narrow(1, i, 1), 1e-5, 1e-6));
+      CHECK(torch::allclose(oneWeights, allWeights.narrow(2, i, 1).narrow(3, 0, seen), 1e-5, 1e-6));
+    }
+  }
+}
+
 TEST_CASE("the Transformer encoder exposes every layer's per-head self-attention") {
   torch::manual_seed(10);
   auto config = smallConfig("gru", true, 3, "transformer");
