@@ -72,7 +72,7 @@ cmp -s piped.txt plain.txt || fail "--output /dev/stdout through a pipe: other l
 echo "first line" > appended.txt
 "${T[@]}" --output /proc/self/fd/1 >> appended.txt || fail "--output /proc/self/fd/1 appended to a file failed"
 cmp -s appended.txt <(echo "first line"; cat plain.txt) || fail "--output /proc/self/fd/1 >> FILE did not append"
-expect_fail 1 "${T[@]}" --output /proc/self/fd/9
+expect_fail 1 "${T[@]}" --output /proc/self/fd/9 9>&-  # a descriptor that is not open (whatever the caller left open)
 expect_line "$ERR" "nmt-translate: error: cannot write /proc/self/fd/9: Bad file descriptor"
 expect_fail 1 "${T[@]}" --output elsewhere
 expect_line "$ERR" "nmt-translate: error: cannot write elsewhere: Is a directory"

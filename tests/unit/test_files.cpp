@@ -130,6 +130,9 @@ TEST_CASE("OutputFile: a link's file is replaced and the link kept; a FIFO gets 
   writeTextFileAtomically("/proc/self/fd/" + std::to_string(fd), "second\n");
   ::close(fd);
   CHECK(test::readFile(dir.file("shared")) == "first\nsecond\n");
-  CHECK(test::errorOf([&] { writeTextFileAtomically("/proc/self/fd/987", "x"); }) ==
-        "cannot write /proc/self/fd/987: Bad file descriptor");
+  const int closed = ::open(dir.file("shared").c_str(), O_RDONLY);  // a number no descriptor has once closed
+  REQUIRE(closed >= 0);
+  ::close(closed);
+  const std::string path = "/proc/self/fd/" + std::to_string(closed);
+  CHECK(test::errorOf([&] { writeTextFileAtomically(path, "x"); }) == "cannot write " + path + ": Bad file descriptor");
 }
