@@ -154,14 +154,24 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     if (!slice) step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());  // no slice holds them
     const int64_t V = step.logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());
-    const auto total = step.logProbs.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
+    // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are
+    // taken from the float32 row (adding the beam's score keeps a row's order: the float64 sums are
+    // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
+    const int64_t perRow = std::min<int64_t>(2 * K, V);
+    const auto [rowBest, rowTokens] = step.logProbs.topk(perRow, 1);
+    const auto slotOfRow = torch::tensor(slot, torch::kInt64).to(device);
+    const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
+    const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token
     auto slots = total;  // already in slot order when every active sentence has K beams
+    auto slotIndices = inSlot;
     if (n != A * K) {
-      slots = torch::full({A * K, V}, -std::numeric_limits<double>::infinity(),
-                          torch::TensorOptions().dtype(torch::kFloat64).device(device));
-      slots.index_copy_(0, torch::tensor(slot, torch::kInt64).to(device), total);
+      slots = torch::full({A * K, perRow}, -std::numeric_limits<double>::infinity(),
+                          torch::TensorOptions().dtype(torch::kFloat64).device(device))
+                  .index_copy_(0, slotOfRow, total);
+      slotIndices = torch::zeros({A * K, perRow}, longOptions).index_copy_(0, slotOfRow, inSlot);
     }
-    const auto [topScores, topIndices] = slots.view({A, K * V}).topk(std::min<int64_t>(2 * K, K * V), 1);
+    const auto [topScores, topPlaces] = slots.view({A, K * perRow}).topk(std::min<int64_t>(2 * K, K * V), 1);
+    const auto topIndices = slotIndices.view({A, K * perRow}).gather(1, topPlaces);
     const auto candidateScores = topScores.cpu().contiguous();  // rows read through raw pointers below
     const auto candidateIndices = topIndices.cpu().contiguous();
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
