@@ -223,6 +223,12 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
   }
 }
 
+// The process's int8 activations, put back when a test ends, however it ends.
+struct Int8ActivationsRestored {
+  Int8Activations activations = int8Activations();
+  ~Int8ActivationsRestored() { setInt8Activations(activations); }
+};
+
 TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.05, sliced or not; greedy tokens agree") {
   try {
     useInt8Engine();
@@ -232,8 +238,8 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
     return;
   }
   // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)
-  const auto own = int8Activations();
-  for (const auto activations : {own, Int8Activations::Reduced7Bit}) {
+  const Int8ActivationsRestored own;
+  for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
     setInt8Activations(activations);
     CAPTURE(describeInt8Activations());
     for (const std::string architecture : {"rnn", "transformer"})
@@ -280,7 +286,6 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
       }
     }
   }
-  setInt8Activations(own);
 }
 
 TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bits and oneDNN may use it") {
@@ -305,8 +310,8 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its r
   c10::InferenceMode inference;
   // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate).
   // ctest also runs this test with ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
-  const auto own = int8Activations();
-  for (const auto activations : {own, Int8Activations::Reduced7Bit}) {
+  const Int8ActivationsRestored own;
+  for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
     setInt8Activations(activations);
     CAPTURE(describeInt8Activations());
     torch::manual_seed(3);
@@ -324,7 +329,6 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its r
     CHECK(torch::equal(int8.rows(ids)(x), got.index_select(1, ids)));
     CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
   }
-  setInt8Activations(own);
 }
 
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
