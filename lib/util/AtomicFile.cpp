@@ -32,8 +32,8 @@ void moveFileAtomically(const std::string& from, const std::string& to) {
   const auto target = outputTarget(to);
   if (target.kind == OutputTarget::Kind::Replace) {
     files::syncToDisk(from);
-    const bool replaced = files::exists(target.file);  // keeps its permissions
-    if ((!replaced || ::chmod(from.c_str(), target.mode) == 0) && ::rename(from.c_str(), target.file.c_str()) == 0) {
+    if ((!target.replacesFile || ::chmod(from.c_str(), target.mode) == 0) &&  // the replaced file's permissions
+        ::rename(from.c_str(), target.file.c_str()) == 0) {
       const std::string dir = files::parentDirectory(target.file);
       files::syncToDisk(dir.empty() ? "." : dir);
       return;

@@ -85,7 +85,7 @@ OutputFile::OutputFile(const std::string& path, mode_t newFileMode)
     tmp_ = target.file + ".tmp";
     fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, target.mode);
     if (fd < 0) fail(name_, errno);
-    if (target.mode != newFileMode && ::fchmod(fd, target.mode) != 0) {  // the replaced file's permissions, umask or not
+    if (target.replacesFile && ::fchmod(fd, target.mode) != 0) {  // the replaced file's permissions, umask or not
       const int error = errno;
       ::close(fd);
       ::unlink(tmp_.c_str());

@@ -74,10 +74,10 @@ OutputTarget outputTarget(const std::string& path, mode_t newFileMode) {
   for (int links = 0; links <= kMaxLinks; ++links) {
     // Descriptors and /proc's other files: what they lead to is not a file to rename over.
     if (ownDescriptor(current) >= 0 || startsWith(files::absolutePath(current), "/proc/"))
-      return {OutputTarget::Kind::Direct, current, 0};
+      return {OutputTarget::Kind::Direct, current, 0, false};
     struct stat info {};
     if (::lstat(current.c_str(), &info) != 0) {
-      if (errno == ENOENT) return {OutputTarget::Kind::Replace, current, newFileMode};  // a new file
+      if (errno == ENOENT) return {OutputTarget::Kind::Replace, current, newFileMode, false};  // a new file
       fail(path, errno);
     }
     if (S_ISLNK(info.st_mode)) {
@@ -85,8 +85,9 @@ OutputTarget outputTarget(const std::string& path, mode_t newFileMode) {
       continue;
     }
     if (S_ISDIR(info.st_mode)) fail(path, EISDIR);
-    if (S_ISREG(info.st_mode)) return {OutputTarget::Kind::Replace, current, static_cast<mode_t>(info.st_mode & 07777)};
-    return {OutputTarget::Kind::Direct, current, 0};  // a device, a FIFO or a socket
+    if (S_ISREG(info.st_mode))
+      return {OutputTarget::Kind::Replace, current, static_cast<mode_t>(info.st_mode & 07777), true};
+    return {OutputTarget::Kind::Direct, current, 0, false};  // a device, a FIFO or a socket
   }
   fail(path, ELOOP);
 }

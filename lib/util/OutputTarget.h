@@ -21,6 +21,8 @@ struct OutputTarget {
   std::string file;
   // Replace: the new file's permissions (the replaced file's, else the ones asked for).
   mode_t mode = 0644;
+  // Replace: a file is there, whose permissions the new one takes whatever the umask says.
+  bool replacesFile = false;
 };
 
 // Throws WriteError "cannot write PATH: REASON" for a directory, a loop of links or a path that

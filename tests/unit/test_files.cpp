@@ -76,8 +76,9 @@ TEST_CASE("output targets: a file or a new path is replaced, a link followed, a 
   CHECK(target.kind == Kind::Replace);
   CHECK(target.file == dir.file("plain"));
   CHECK(target.mode == 0600);  // the replaced file's permissions
+  CHECK(target.replacesFile);
   target = outputTarget(dir.file("new"), 0640);
-  CHECK((target.kind == Kind::Replace && target.file == dir.file("new") && target.mode == 0640));
+  CHECK((target.kind == Kind::Replace && target.file == dir.file("new") && target.mode == 0640 && !target.replacesFile));
 
   // links, relative ones from their own folder, links of links, a link to nothing yet
   files::createDirectories(dir.file("sub"));
@@ -113,6 +114,13 @@ TEST_CASE("OutputFile: a link's file is replaced and the link kept; a FIFO gets 
   CHECK(test::readFile(dir.file("target")) == "new\n");
   CHECK_FALSE(files::exists(dir.file("link.tmp")));
   CHECK_FALSE(files::exists(dir.file("target.tmp")));
+  // a replaced file keeps its permissions whatever the umask (0644 under 077 here)
+  REQUIRE(::chmod(dir.file("target").c_str(), 0644) == 0);
+  const mode_t umask = ::umask(077);
+  writeTextFileAtomically(dir.file("target"), "newer\n");
+  ::umask(umask);
+  REQUIRE(::stat(dir.file("target").c_str(), &info) == 0);
+  CHECK((info.st_mode & 07777) == 0644);
 
   REQUIRE(::mkfifo(dir.file("fifo").c_str(), 0600) == 0);
   std::string read;
