@@ -34,8 +34,7 @@ void moveFileAtomically(const std::string& from, const std::string& to) {
     files::syncToDisk(from);
     if ((!target.replacesFile || ::chmod(from.c_str(), target.mode) == 0) &&  // the replaced file's permissions
         ::rename(from.c_str(), target.file.c_str()) == 0) {
-      const std::string dir = files::parentDirectory(target.file);
-      files::syncToDisk(dir.empty() ? "." : dir);
+      syncNewName(target.file);
       return;
     }
     if (errno != EXDEV) throw WriteError("cannot write " + to + ": " + std::strerror(errno));

@@ -135,9 +135,13 @@ void OutputFile::commit() {
     ::unlink(tmp_.c_str());
     throw;
   }
-  const std::string dir = files::parentDirectory(path_);
+  syncNewName(path_);
+}
+
+void syncNewName(const std::string& path) {
+  const std::string dir = files::parentDirectory(path);
   try {
-    files::syncToDisk(dir.empty() ? "." : dir);  // the new name on disk too
+    files::syncToDisk(dir.empty() ? "." : dir);
   } catch (const std::runtime_error& e) {
     throw WriteError(e.what());
   }

@@ -15,6 +15,10 @@ class WriteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// After a rename onto `path`: its folder's entries flushed to disk (the new name survives a crash);
+// WriteError "cannot write FOLDER: REASON" when that fails.
+void syncNewName(const std::string& path);
+
 // A program's output written as a whole: into PATH.tmp beside PATH, flushed to disk and renamed
 // over PATH by commit(), so that PATH holds either what it held before or the complete new
 // output; an OutputFile destroyed without commit() removes its temporary file. That is for a
