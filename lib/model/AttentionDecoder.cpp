@@ -1,5 +1,6 @@
 #include "model/AttentionDecoder.h"
 
+#include "model/InferenceLinear.h"
 #include "tokenization/SpecialIds.h"
 
 namespace nmt {
@@ -47,7 +48,7 @@ DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
   // it costs per step, and a step can cut them to a shortlist's rows and run them in int8.
   const int64_t D = encoderOutputSize_;
   const auto inputWeights = rnnWeights()[0];
-  const auto gates = torch::nn::functional::linear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D));
+  const auto gates = inferenceLinear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D), torch::Tensor());
   return memoryOf(torch::cat({gates, encoded.outputs}, -1), attention_->projectKeys(encoded.outputs), encoded.mask);
 }
 
@@ -81,7 +82,7 @@ namespace {
 // squashing before the tied matrix: logits must be able to grow faster than the embeddings'
 // norms do (with tanh here, training on Multi30k crawled).
 torch::Tensor vocabularyLogits(const torch::Tensor& output, bool tied, const torch::Tensor& embeddings) {
-  return tied ? torch::nn::functional::linear(output, embeddings) : output;
+  return tied ? inferenceLinear(output, embeddings, torch::Tensor()) : output;
 }
 
 }  // namespace
@@ -91,7 +92,7 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   const bool tied = config_.tieTargetEmbeddings;
   const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
   if (int8Output_ && !tied) return (*int8Output_)(features);
-  const auto pre = output_(features);
+  const auto pre = inferenceLinear(output_, features);
   return int8Output_ ? (*int8Output_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
 }
 
@@ -109,7 +110,6 @@ void AttentionDecoderImpl::quantizeOutput() {
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                        const DecoderMemory& memory, const OutputSlice* slice) {
-  namespace F = torch::nn::functional;
   const int64_t E = config_.embeddingSize, D = encoderOutputSize_;
   const auto embedded = embedding_(previousTokens);  // [B, E]
   const auto recurrent = recurrentOf(state);
@@ -122,9 +122,9 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   torch::Tensor input;
   for (int64_t l = 0; l < h.size(0); ++l) {
     const std::size_t k = 4 * static_cast<std::size_t>(l);
-    const auto inputGates = l == 0 ? torch::addmm(w[k + 2], embedded, w[k].narrow(1, 0, E).t()) + context.narrow(1, 0, G)
-                                   : F::linear(input, w[k], w[k + 2]);
-    const auto hiddenGates = F::linear(h[l], w[k + 1], w[k + 3]);
+    const auto inputGates = l == 0 ? inferenceLinear(embedded, w[k].narrow(1, 0, E), w[k + 2]) + context.narrow(1, 0, G)
+                                   : inferenceLinear(input, w[k], w[k + 2]);
+    const auto hiddenGates = inferenceLinear(h[l], w[k + 1], w[k + 3]);
     if (gru_) {  // torch::nn::GRU's gate order: reset, update, new
       const auto i = inputGates.chunk(3, 1), g = hiddenGates.chunk(3, 1);
       const auto reset = torch::sigmoid(i[0] + g[0]), update = torch::sigmoid(i[1] + g[1]);
@@ -147,7 +147,7 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   if (int8 && !tied) {
     logits = (*int8)(features);
   } else {
-    const auto pre = F::linear(features, rowsSliced ? slice->weight : output_->weight,
+    const auto pre = inferenceLinear(features, rowsSliced ? slice->weight : output_->weight,
                                rowsSliced ? slice->bias : output_->bias);
     const auto& tiedRows = slice ? slice->weight : embedding_->weight;
     logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);

@@ -1,5 +1,6 @@
 #include "model/TransformerDecoder.h"
 
+#include "model/InferenceLinear.h"
 #include "tokenization/SpecialIds.h"
 
 #include <cmath>
@@ -48,7 +49,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   auto y = x + dropout_(attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
   y = y + dropout_(context);
-  y = y + dropout_(feedForwardOut_(dropout_(torch::relu(feedForwardIn_(feedForwardNorm_(y))))));
+  y = y + dropout_(inferenceLinear(feedForwardOut_, dropout_(torch::relu(inferenceLinear(feedForwardIn_, feedForwardNorm_(y))))));
   out.x = y;
   out.keys = keys;
   out.values = values;
@@ -121,9 +122,9 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   }
   const auto hidden = dropout_(finalNorm_(x));
   const auto logits = int8      ? (*int8)(hidden)
-                      : slice   ? torch::nn::functional::linear(hidden, slice->weight, slice->bias)
-                      : output_ ? output_(hidden)
-                                : torch::nn::functional::linear(hidden, embedding_->weight);
+                      : slice   ? inferenceLinear(hidden, slice->weight, slice->bias)
+                      : output_ ? inferenceLinear(output_, hidden)
+                                : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
   return {torch::log_softmax(logits, -1), DecoderState(std::move(next)), lastCross.mean(1)};
 }
 

@@ -1,5 +1,6 @@
 #include "model/TransformerEncoder.h"
 
+#include "model/InferenceLinear.h"
 #include "tokenization/SpecialIds.h"
 
 #include <cmath>
@@ -20,7 +21,7 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
   const auto normed = attentionNorm_(x);
   auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
   auto y = x + dropout_(attended);
-  y = y + dropout_(feedForwardOut_(dropout_(torch::relu(feedForwardIn_(feedForwardNorm_(y))))));
+  y = y + dropout_(inferenceLinear(feedForwardOut_, dropout_(torch::relu(inferenceLinear(feedForwardIn_, feedForwardNorm_(y))))));
   return {y, weights};
 }
 

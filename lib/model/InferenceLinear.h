@@ -1,0 +1,37 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <string>
+
+namespace nmt {
+
+// Which kernels run the fp32 products of inference (y = x W^T + b with no gradient wanted).
+//   OneDnn: oneDNN's sgemm, looked up in the oneDNN library LibTorch loaded (libdnnl.so.2 or .3).
+//     It picks its kernels from the CPU itself (AVX-512 where there is one, whatever
+//     OPENBLAS_CORETYPE says) and ran the decoder's small-row products 1.4-2x faster than
+//     OpenBLAS: OpenBLAS packs the whole weight matrix again for the few rows of every step.
+//   Torch: LibTorch's own linear (OpenBLAS here): training, autocast, other devices and dtypes,
+//     and every product when no oneDNN sgemm is found.
+enum class FloatProducts { OneDnn, Torch };
+
+// OneDnn when oneDNN's sgemm is found (and NMT_FLOAT_PRODUCTS is not "torch"), else Torch.
+FloatProducts floatProducts();
+// Overrides the choice for this process (tests run both ways); OneDnn without oneDNN stays Torch.
+void setFloatProducts(FloatProducts products);
+// For --kernels and logs: "oneDNN sgemm (libdnnl.so.2)" or "LibTorch (WHY)".
+std::string describeFloatProducts();
+
+// y = x W^T + b. x [..., in], weight [out, in], bias [out] or undefined. Through oneDNN's sgemm
+// when floatProducts() is OneDnn, no gradient is recorded, autocast is off and all three are
+// float32 on the CPU; through at::linear otherwise. Its threads: matrixThreads() at the call
+// (1 inside SingleThreadedBlas), as OpenBLAS's would be.
+at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);
+
+// The same for a torch::nn::Linear (or any module holder with weight and bias).
+template <class LinearLayer>
+at::Tensor inferenceLinear(const LinearLayer& layer, const at::Tensor& x) {
+  return inferenceLinear(x, layer->weight, layer->bias);
+}
+
+}  // namespace nmt
