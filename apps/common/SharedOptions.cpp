@@ -34,8 +34,8 @@ void declareFastDecodingOptions(OptionTable& table, FastDecodingOptions& options
             "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary; "
             "auto: on when the directory has a shortlist");
   table.addFlag("int8", options.int8,
-                "run the output layer with int8 weights on the CPU (quantized once at load; the model file stays "
-                "fp32): faster, slightly other scores");
+                "run the linear layers with int8 weights on the CPU (the output layer, and every layer of a "
+                "Transformer; quantized once at load; the model file stays fp32): faster, slightly other scores");
 }
 
 TranslationModel loadModelFor(const FastDecodingOptions& fast, DecodingOptions& decoding, const std::string& directory,
@@ -47,7 +47,7 @@ TranslationModel loadModelFor(const FastDecodingOptions& fast, DecodingOptions& 
       fast.shortlist == "on" || (fast.shortlist == "auto" && files::exists(ModelDirectory(directory).shortlist()));
   decoding.int8 = fast.int8;
   if (decoding.shortlist) loadShortlist(model);
-  if (decoding.int8) quantizeOutput(model);
+  if (decoding.int8) quantize(model);
   // what loading (and quantizing: the fp32 layer int8 replaces) freed, reuseFreedMemory would keep
   returnFreedMemory();
   return model;

@@ -14,7 +14,7 @@ struct DecodingOptions {
   DecodeLimits limits;         // how long a translation may grow
   bool keepAttention = false;  // the best hypothesis' attention over the source
   bool shortlist = false;      // score only each batch's shortlist (the model's shortlist.bin)
-  bool int8 = false;           // the output layer in int8 on the CPU (quantizeOutput at load time)
+  bool int8 = false;           // the linear layers in int8 on the CPU (quantize at load time)
 };
 
 }  // namespace nmt

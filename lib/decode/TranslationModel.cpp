@@ -40,10 +40,11 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   return t;
 }
 
-void quantizeOutput(TranslationModel& model) {
+void quantize(TranslationModel& model) {
   if (!model.device.is_cpu()) throw InputError("--int8 is for the CPU; this run's device is " + model.device.str());
   useInt8Engine();
-  model.model->decoder().quantizeOutput();
+  model.model->encoder().quantize();
+  model.model->decoder().quantize();
   model.int8 = true;
 }
 

@@ -22,7 +22,7 @@ struct TranslationModel {
   Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
   std::string directory;
   std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on)
-  bool int8 = false;                     // the output layer runs in int8 (quantizeOutput)
+  bool int8 = false;                     // the linear layers run in int8 (quantize)
 };
 
 // Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode onto the runtime's device.
@@ -32,8 +32,9 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
 // Loads the directory's shortlist.bin into model.shortlist; InputError naming it when it is
 // missing (saying how to make one), damaged, or made for other BPE models.
 void loadShortlist(TranslationModel& model);
-// Quantizes the decoder's output layer to int8 for every later step (the checkpoint stays fp32).
-// InputError saying why when the device is not the CPU or no fast int8 engine is there.
-void quantizeOutput(TranslationModel& model);
+// Quantizes the model's linear layers to int8 for every later translation (Encoder::quantize,
+// Decoder::quantize; the checkpoint stays fp32). InputError saying why when the device is not the
+// CPU or no fast int8 engine is there.
+void quantize(TranslationModel& model);
 
 }  // namespace nmt

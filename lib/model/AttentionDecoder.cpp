@@ -102,7 +102,7 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
                    int8Output_.get());
 }
 
-void AttentionDecoderImpl::quantizeOutput() {
+void AttentionDecoderImpl::quantize() {
   // tied: the embeddings stay, steps read them
   int8Output_ = config_.tieTargetEmbeddings ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
                                             : replaceWithInt8(output_->weight, output_->bias);

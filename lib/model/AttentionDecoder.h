@@ -26,7 +26,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
-  void quantizeOutput() override;
+  void quantize() override;
 
   // Training over a whole target: targetInput [B, T] starts with <s>. At each step after the
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per

@@ -29,8 +29,9 @@ class Decoder {
                            const OutputSlice* slice) = 0;
   // The output layer's rows for these sorted target ids (a shortlist), for sliced steps.
   virtual OutputSlice sliceOutput(const std::vector<int>& ids) const = 0;
-  // From now on, steps and slices run the output layer in int8 (Int8Linear; useInt8Engine first).
-  virtual void quantizeOutput() = 0;
+  // From now on, steps and slices run the output layer in int8, and the linear layers inside
+  // where the decoder has them (Int8Linear; useInt8Engine first; translation only).
+  virtual void quantize() = 0;
 
   // Whether its embeddings are multiplied by sqrt(E) when read (they start smaller: Seq2Seq::initialize).
   virtual bool scalesEmbeddings() const = 0;

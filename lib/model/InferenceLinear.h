@@ -1,6 +1,10 @@
 #pragma once
 
+#include "model/Int8Linear.h"
+
 #include <ATen/core/Tensor.h>
+
+#include <memory>
 
 #include <string>
 
@@ -32,6 +36,19 @@ at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const 
 template <class LinearLayer>
 at::Tensor inferenceLinear(const LinearLayer& layer, const at::Tensor& x) {
   return inferenceLinear(x, layer->weight, layer->bias);
+}
+
+// A layer that --int8 may have quantized for translation: its int8 copy's product when there is
+// one (then the fp32 weight is gone: replaceWithInt8), else the fp32 layer's.
+template <class LinearLayer>
+at::Tensor inferenceLinear(const LinearLayer& layer, const std::shared_ptr<const Int8Linear>& int8, const at::Tensor& x) {
+  return int8 ? (*int8)(x) : inferenceLinear(x, layer->weight, layer->bias);
+}
+
+// Replaces the layer's fp32 weight by its int8 copy (replaceWithInt8), for the overload above.
+template <class LinearLayer>
+std::shared_ptr<const Int8Linear> quantizeLayer(LinearLayer& layer) {
+  return replaceWithInt8(layer->weight, layer->bias);
 }
 
 }  // namespace nmt

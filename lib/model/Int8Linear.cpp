@@ -1,7 +1,9 @@
 #include "model/Int8Linear.h"
 
+#include "model/OneDnnBlas.h"
 #include "util/BlasKernels.h"
 #include "util/InputError.h"
+#include "util/Threads.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -9,7 +11,9 @@
 #include <atomic>
 #include <utility>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace nmt {
 namespace {
@@ -27,6 +31,50 @@ const c10::OperatorHandle& dynamicOp() {
 std::atomic<int> chosenActivations{-1};  // -1: not chosen yet
 
 bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+// What q in [-qmax, qmax] is shifted by to lie in u8: 128 (0..255), or 64 for 7 bits (1..127).
+int activationShift(bool reduceRange) { return reduceRange ? 64 : 128; }
+
+// The per-call loops of oneDNN's way, built for AVX-512, AVX2 and the baseline, the best the CPU
+// runs picked at load (the build itself targets the baseline).
+#define NMT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
+// Each row of x [M, K] on its own symmetric scale (largest |x| / qmax), q = round(x / scale) in
+// [-qmax, qmax], stored as q + shift.
+NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float qmax, int shift, uint8_t* out,
+                                    float* scales) {
+  for (int64_t m = 0; m < M; ++m) {
+    const float* row = x + m * K;
+    float lanes[16] = {};  // 16 running maxima, so the loop vectorizes
+    int64_t k = 0;
+    for (; k + 16 <= K; k += 16)
+      for (int j = 0; j < 16; ++j) lanes[j] = std::max(lanes[j], std::fabs(row[k + j]));
+    float largest = 0.0f;
+    for (; k < K; ++k) largest = std::max(largest, std::fabs(row[k]));
+    for (const float lane : lanes) largest = std::max(largest, lane);
+    const float scale = largest > 0.0f ? largest / qmax : 1.0f, inverse = 1.0f / scale;
+    scales[m] = scale;
+    uint8_t* q = out + m * K;
+    for (k = 0; k < K; ++k) {
+      const float v = std::min(qmax, std::max(-qmax, row[k] * inverse));
+      q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
+    }
+  }
+}
+
+// y [M, N] = sums x rowScale x columnScale (+ bias)
+NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, const float* rowScales,
+                                 const float* columnScales, const float* bias, float* y) {
+  for (int64_t m = 0; m < M; ++m) {
+    const float rowScale = rowScales[m];
+    const int32_t* s = sums + m * N;
+    float* out = y + m * N;
+    if (bias)
+      for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n] + bias[n];
+    else
+      for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n];
+  }
+}
 
 }  // namespace
 
@@ -68,6 +116,7 @@ std::string describeInt8Activations() {
 }
 
 void useInt8Engine() {
+  if (onednn::available()) return;  // Int8Linear calls oneDNN's int8 product itself
   std::string found;
   for (const auto engine : at::globalContext().supportedQEngines()) {
     const std::string name = c10::toString(engine);
@@ -94,15 +143,21 @@ Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
   const auto w = weight.detach().to(at::kFloat).contiguous();
   scales_ = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
   values_ = (w / scales_.unsqueeze(1)).round_().clamp_(-127, 127).to(at::kChar);
-  pack();
+  prepare();
 }
 
 Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange)
     : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)), reduceRange_(reduceRange) {
-  pack();
+  prepare();
 }
 
-void Int8Linear::pack() {
+void Int8Linear::prepare() {
+  if (onednn::available()) {
+    // x is shifted into u8 (q + shift) for the u8 x s8 product: take shift x each row's sum back off
+    const int shift = activationShift(reduceRange_);
+    columnOffsets_ = (values_.sum(1, /*keepdim=*/false, at::kInt) * -shift).to(at::kInt).contiguous();
+    return;
+  }
   torch::jit::Stack stack{at::_make_per_tensor_quantized_tensor(values_, 1.0, 0), c10::optional<at::Tensor>()};
   prepackOp().callBoxed(&stack);
   packed_ = std::move(stack[0]);
@@ -115,12 +170,34 @@ Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
 
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
   auto shape = x.sizes().vec();
-  torch::jit::Stack stack{x.reshape({-1, shape.back()}).to(at::kFloat).contiguous(), packed_, reduceRange_};
-  dynamicOp().callBoxed(&stack);
-  auto y = stack[0].toTensor();
-  y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);
+  const auto rows = x.reshape({-1, shape.back()}).to(at::kFloat).contiguous();
+  at::Tensor y;
+  if (onednn::available()) {
+    y = productThroughOneDnn(rows);
+  } else {
+    torch::jit::Stack stack{rows, packed_, reduceRange_};
+    dynamicOp().callBoxed(&stack);
+    y = stack[0].toTensor();
+    y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);
+  }
   shape.back() = y.size(1);
   return y.view(shape);
+}
+
+at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x) const {
+  const int64_t M = x.size(0), K = x.size(1), N = values_.size(0);
+  auto quantized = at::empty({M, K}, x.options().dtype(at::kByte));
+  std::vector<float> rowScales(static_cast<std::size_t>(M));
+  quantizeRows(x.data_ptr<float>(), M, K, reduceRange_ ? 63.0f : 127.0f, activationShift(reduceRange_),
+               quantized.data_ptr<uint8_t>(), rowScales.data());
+  auto sums = at::empty({M, N}, x.options().dtype(at::kInt));
+  if (M > 0 && N > 0)
+    onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),
+                     columnOffsets_.data_ptr<int32_t>(), sums.data_ptr<int32_t>(), matrixThreads());
+  auto y = at::empty({M, N}, x.options());
+  scaleSums(sums.data_ptr<int32_t>(), M, N, rowScales.data(), scales_.data_ptr<float>(),
+            bias_.defined() ? bias_.data_ptr<float>() : nullptr, y.data_ptr<float>());
+  return y;
 }
 
 }  // namespace nmt

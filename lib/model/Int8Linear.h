@@ -25,13 +25,17 @@ void setInt8Activations(Int8Activations activations);
 // "8-bit activations (AVX-512 VNNI)" or "7-bit activations (WHY)".
 std::string describeInt8Activations();
 
-// y = x W^T + b with W quantized once to int8, a scale per output row, and x quantized per call
-// (LibTorch's quantized::linear_dynamic): a quarter of the weight bytes read per product, and the
-// CPU's int8 kernels (oneDNN's VNNI/AVX-512 ones ran the output layer 3.7-4.4x faster than fp32).
+// y = x W^T + b with W quantized once to int8, a scale per output row, and x quantized per call:
+// a quarter of the weight bytes read per product, and the CPU's int8 kernels.
+// - Where oneDNN is found (onednn::available()): each row of x on its own symmetric scale, shifted
+//   into u8, through oneDNN's gemm_u8s8s32 with the shift taken back off by column offsets, then
+//   scaled in one pass. About 10 us of its own per call (LibTorch's quantized::linear_dynamic had
+//   ~100 us, more than int8 saved on a decoder's small products), and no packing: a shortlist's
+//   rows are ready once selected.
+// - Otherwise LibTorch's quantized::linear_dynamic (one scale for all of x), the int8 rows packed
+//   with one scale of 1 and the row scales and bias applied to the product (LibTorch's oneDNN
+//   packing reads per-row scales one element at a time: 22 ms for a shortlist's 1,900 rows).
 // x is quantized as int8Activations() says when the Int8Linear is made (rows() keeps it).
-// The int8 rows are packed with one scale of 1 and the row scales and bias applied to the product:
-// the same result as packing them per row, but LibTorch's oneDNN packing reads per-row scales one
-// element at a time (22 ms for a shortlist's 1,900 rows, remade whenever the slice changes).
 class Int8Linear {
  public:
   // weight [out, in] fp32 on the CPU, bias [out] or undefined. Call useInt8Engine() first.
@@ -45,12 +49,14 @@ class Int8Linear {
  private:
   struct Quantized {};
   Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange);
-  void pack();
+  void prepare();  // what products need besides the int8 rows: oneDNN's column offsets, or LibTorch's packing
+  at::Tensor productThroughOneDnn(const at::Tensor& x) const;  // x [M, in] contiguous fp32
 
   at::Tensor values_;  // [out, in] int8
   at::Tensor scales_;  // [out] fp32: row r of W is scales_[r] * values_[r]
   at::Tensor bias_;    // [out] fp32 or undefined
-  c10::IValue packed_;  // values_ packed as qint8 with scale 1
+  at::Tensor columnOffsets_;  // [out] int32, oneDNN's way: -shift x the sum of each int8 row
+  c10::IValue packed_;        // LibTorch's way (no oneDNN found): values_ packed as qint8 with scale 1
   bool reduceRange_;    // Int8Activations::Reduced7Bit
 };
 

@@ -23,7 +23,7 @@ torch::Tensor MultiHeadAttentionImpl::splitHeads(const torch::Tensor& x) const {
 
 std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValues(const torch::Tensor& key,
                                                                                   const torch::Tensor& value) {
-  return {splitHeads(inferenceLinear(keyProjection, key)), splitHeads(inferenceLinear(valueProjection, value))};
+  return {splitHeads(inferenceLinear(keyProjection, int8Key_, key)), splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,
@@ -31,7 +31,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
                                                                         const torch::Tensor& values,
                                                                         const torch::Tensor& keyMask, bool causal) {
   const int64_t B = query.size(0), Sq = query.size(1), Sk = keys.size(2);
-  const auto q = splitHeads(inferenceLinear(queryProjection, query));  // [B, H, Sq, dk]
+  const auto q = splitHeads(inferenceLinear(queryProjection, int8Query_, query));  // [B, H, Sq, dk]
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
@@ -47,7 +47,14 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
   const auto heads = oneQuery ? (weights.transpose(-2, -1) * values).sum(2, /*keepdim=*/true)
                               : torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
-  return {inferenceLinear(outputProjection, joined), weights};
+  return {inferenceLinear(outputProjection, int8Output_, joined), weights};
+}
+
+void MultiHeadAttentionImpl::quantize() {
+  int8Query_ = quantizeLayer(queryProjection);
+  int8Key_ = quantizeLayer(keyProjection);
+  int8Value_ = quantizeLayer(valueProjection);
+  int8Output_ = quantizeLayer(outputProjection);
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::forward(const torch::Tensor& query,

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "model/Int8Linear.h"
+
 #include <torch/torch.h>
+
+#include <memory>
 
 #include <utility>
 
@@ -28,12 +32,16 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
                                                   const torch::Tensor& values, const torch::Tensor& keyMask,
                                                   bool causal = false);
 
+  // From now on the four projections run in int8, their fp32 weights released (--int8: translation only).
+  void quantize();
+
   torch::nn::Linear queryProjection{nullptr}, keyProjection{nullptr}, valueProjection{nullptr}, outputProjection{nullptr};
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& x) const;  // [B, S, d] -> [B, H, S, dk]
 
   int64_t dim_, heads_, headDim_;
+  std::shared_ptr<const Int8Linear> int8Query_, int8Key_, int8Value_, int8Output_;  // when quantized
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(MultiHeadAttention);

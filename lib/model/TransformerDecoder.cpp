@@ -49,13 +49,21 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   auto y = x + dropout_(attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
   y = y + dropout_(context);
-  y = y + dropout_(inferenceLinear(feedForwardOut_, dropout_(torch::relu(inferenceLinear(feedForwardIn_, feedForwardNorm_(y))))));
+  y = y + dropout_(inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
+                                     dropout_(torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
   out.x = y;
   out.keys = keys;
   out.values = values;
   out.selfWeights = selfWeights;
   out.crossWeights = crossWeights;
   return out;
+}
+
+void TransformerDecoderLayerImpl::quantize() {
+  selfAttention_->quantize();
+  crossAttention_->quantize();
+  int8FeedForwardIn_ = quantizeLayer(feedForwardIn_);
+  int8FeedForwardOut_ = quantizeLayer(feedForwardOut_);
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch::nn::Embedding sharedEmbedding)
@@ -133,7 +141,8 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
                    int8Output_.get());
 }
 
-void TransformerDecoderImpl::quantizeOutput() {
+void TransformerDecoderImpl::quantize() {
+  for (const auto& layer : *layers_) layer->as<TransformerDecoderLayer>()->quantize();
   // tied: the embeddings stay, steps read them
   int8Output_ = output_ ? replaceWithInt8(output_->weight, output_->bias)
                         : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());

@@ -32,11 +32,14 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
   TransformerDecoderLayerOutput forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
                                         const torch::Tensor& pastValues, const torch::Tensor& crossKeys,
                                         const torch::Tensor& crossValues, const torch::Tensor& sourceMask);
+  // Every linear layer in int8 from now on (--int8).
+  void quantize();
 
  private:
   MultiHeadAttention selfAttention_{nullptr}, crossAttention_{nullptr};
   torch::nn::LayerNorm selfAttentionNorm_{nullptr}, crossAttentionNorm_{nullptr}, feedForwardNorm_{nullptr};
   torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
+  std::shared_ptr<const Int8Linear> int8FeedForwardIn_, int8FeedForwardOut_;  // when quantized
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(TransformerDecoderLayer);
@@ -58,7 +61,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
-  void quantizeOutput() override;
+  void quantize() override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);

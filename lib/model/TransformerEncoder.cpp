@@ -21,8 +21,19 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
   const auto normed = attentionNorm_(x);
   auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
   auto y = x + dropout_(attended);
-  y = y + dropout_(inferenceLinear(feedForwardOut_, dropout_(torch::relu(inferenceLinear(feedForwardIn_, feedForwardNorm_(y))))));
+  y = y + dropout_(inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
+                                     dropout_(torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
   return {y, weights};
+}
+
+void TransformerEncoderLayerImpl::quantize() {
+  selfAttention_->quantize();
+  int8FeedForwardIn_ = quantizeLayer(feedForwardIn_);
+  int8FeedForwardOut_ = quantizeLayer(feedForwardOut_);
+}
+
+void TransformerEncoderImpl::quantize() {
+  for (const auto& layer : *layers_) layer->as<TransformerEncoderLayer>()->quantize();
 }
 
 TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config, bool withBridge) : config_(config) {

@@ -19,11 +19,14 @@ class TransformerEncoderLayerImpl : public torch::nn::Module {
   TransformerEncoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout);
   // x [B, S, d], mask [B, S] -> (x, self-attention weights [B, H, S, S])
   std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x, const torch::Tensor& mask);
+  // Every linear layer in int8 from now on (--int8).
+  void quantize();
 
  private:
   MultiHeadAttention selfAttention_{nullptr};
   torch::nn::LayerNorm attentionNorm_{nullptr}, feedForwardNorm_{nullptr};
   torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
+  std::shared_ptr<const Int8Linear> int8FeedForwardIn_, int8FeedForwardOut_;  // when quantized
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(TransformerEncoderLayer);
@@ -42,6 +45,8 @@ class TransformerEncoderImpl : public torch::nn::Module, public Encoder {
   }
   int64_t outputSize() const override { return config_.embeddingSize; }
   bool scalesEmbeddings() const override { return true; }
+  // The layers' linear products in int8 from now on (the RNN decoder's bridge stays fp32).
+  void quantize() override;
   // Each layer's per-head self-attention [B, H, S, S] from the last forward when keepAttention is on.
   bool hasSelfAttentionHeads() const override { return true; }
   void keepAttention(bool keep) override { keep_ = keep; }

@@ -229,7 +229,7 @@ struct Int8ActivationsRestored {
   ~Int8ActivationsRestored() { setInt8Activations(activations); }
 };
 
-TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.05, sliced or not; greedy tokens agree") {
+TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05, sliced or not; greedy tokens agree") {
   try {
     useInt8Engine();
   } catch (const InputError& e) {
@@ -251,7 +251,7 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
         const auto full = model->decodeStep(previous, state, memory);
         const auto fullSlice = model->decoder().sliceOutput(ids);
         const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
-        model->decoder().quantizeOutput();
+        model->decoder().quantize();
         const auto int8 = model->decodeStep(previous, state, memory);
         CHECK((int8.logProbs - full.logProbs).abs().max().item<float>() < 0.05f);
         const auto int8Slice = model->decoder().sliceOutput(ids);
@@ -268,17 +268,29 @@ TEST_CASE("an int8 output layer gives the fp32 one's log-probabilities within 0.
       const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
       const auto fp32 = greedySearch(model, batch, DecodeLimits{});
       const auto fp32Forced = model->forward(batch, 1.0).logProbs;
-      model->decoder().quantizeOutput();
+      model->encoder().quantize();
+      model->decoder().quantize();
       const auto forced = model->forward(batch, 1.0).logProbs;
       const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1).unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
       const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
-      CHECK(scoreMoved.abs().max().item<float>() < 0.1f);  // each reference piece's log-probability (0.072 seen)
+      // each reference piece's log-probability (0.072 seen with the output layer alone in int8, 0.11 with
+      // every layer of the Transformer and 7-bit activations)
+      CHECK(scoreMoved.abs().max().item<float>() < 0.15f);
       REQUIRE_FALSE(model->config().tieTargetEmbeddings);
-      std::size_t released = 0;
+      // the quantized layers' fp32 weights are released: the output layer's, and the Transformer's every
+      // linear layer (4 attention projections a self- or cross-attention, 2 feed-forward)
+      std::set<std::string> released;
       for (const auto& p : model->named_parameters())
-        if (p.key() == "decoder.output.weight") released += p.value().numel() == 0 ? 1 : 0;
-      CHECK(released == 1);
+        if (p.value().numel() == 0) released.insert(p.key());
+      CHECK(released.count("decoder.output.weight") == 1);
+      const int64_t layers = model->config().layers, decoderLayers = model->config().decoderDepth();
+      CHECK(released.size() == (architecture == "transformer" ? 1 + layers * 6 + decoderLayers * 10 : 1));
+      if (architecture == "transformer") {
+        CHECK(released.count("encoder.layers.0.self_attention.W_Q.weight") == 1);
+        CHECK(released.count("decoder.layers.0.cross_attention.W_O.weight") == 1);
+        CHECK(released.count("decoder.layers.0.feed_forward_in.weight") == 1);
+      }
       const auto int8 = greedySearch(model, batch, DecodeLimits{});
       for (std::size_t r = 0; r < 4; ++r) {
         CHECK(int8[r].tokens == fp32[r].tokens);
