@@ -92,7 +92,7 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   const bool tied = config_.tieTargetEmbeddings;
   const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
   if (int8Output_ && !tied) return (*int8Output_)(features);
-  const auto pre = inferenceLinear(output_, features);
+  const auto pre = inferenceLinear(output_, int8Pre_, features);
   return int8Output_ ? (*int8Output_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
 }
 
@@ -104,8 +104,19 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
 
 void AttentionDecoderImpl::quantize() {
   // tied: the embeddings stay, steps read them
-  int8Output_ = config_.tieTargetEmbeddings ? std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor())
-                                            : replaceWithInt8(output_->weight, output_->bias);
+  if (config_.tieTargetEmbeddings) {
+    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+    int8Pre_ = quantizeLayer(output_);
+  } else {
+    int8Output_ = replaceWithInt8(output_->weight, output_->bias);
+  }
+  attention_->quantize();
+  const auto w = rnnWeights();
+  const int64_t E = config_.embeddingSize;
+  for (std::size_t k = 0; k + 3 < w.size(); k += 4) {
+    int8InputGates_.push_back(std::make_shared<Int8Linear>(k == 0 ? w[k].narrow(1, 0, E) : w[k], w[k + 2]));
+    int8HiddenGates_.push_back(std::make_shared<Int8Linear>(w[k + 1], w[k + 3]));
+  }
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
@@ -122,9 +133,13 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   torch::Tensor input;
   for (int64_t l = 0; l < h.size(0); ++l) {
     const std::size_t k = 4 * static_cast<std::size_t>(l);
-    const auto inputGates = l == 0 ? inferenceLinear(embedded, w[k].narrow(1, 0, E), w[k + 2]) + context.narrow(1, 0, G)
-                                   : inferenceLinear(input, w[k], w[k + 2]);
-    const auto hiddenGates = inferenceLinear(h[l], w[k + 1], w[k + 3]);
+    const bool int8 = !int8InputGates_.empty();
+    const auto inputGates =
+        l == 0 ? (int8 ? (*int8InputGates_[0])(embedded) : inferenceLinear(embedded, w[k].narrow(1, 0, E), w[k + 2])) +
+                     context.narrow(1, 0, G)
+        : int8 ? (*int8InputGates_[l])(input)
+               : inferenceLinear(input, w[k], w[k + 2]);
+    const auto hiddenGates = int8 ? (*int8HiddenGates_[l])(h[l]) : inferenceLinear(h[l], w[k + 1], w[k + 3]);
     if (gru_) {  // torch::nn::GRU's gate order: reset, update, new
       const auto i = inputGates.chunk(3, 1), g = hiddenGates.chunk(3, 1);
       const auto reset = torch::sigmoid(i[0] + g[0]), update = torch::sigmoid(i[1] + g[1]);
@@ -147,8 +162,8 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   if (int8 && !tied) {
     logits = (*int8)(features);
   } else {
-    const auto pre = inferenceLinear(features, rowsSliced ? slice->weight : output_->weight,
-                               rowsSliced ? slice->bias : output_->bias);
+    const auto pre = rowsSliced ? inferenceLinear(features, slice->weight, slice->bias)
+                                : inferenceLinear(output_, int8Pre_, features);
     const auto& tiedRows = slice ? slice->weight : embedding_->weight;
     logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);
   }

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "model/Int8Linear.h"
+
 #include <torch/torch.h>
+
+#include <memory>
 
 namespace nmt {
 
@@ -12,6 +16,8 @@ class BahdanauAttentionImpl : public torch::nn::Module {
   BahdanauAttentionImpl(int64_t querySize, int64_t keySize, int64_t attentionSize);
 
   torch::Tensor projectKeys(const torch::Tensor& keys);  // [B, S, K] -> [B, S, A]
+  // From now on W q runs in int8, W's fp32 weight released (--int8: translation only).
+  void quantize();
 
   // query [B, Q], projectedKeys [B, S, A], values [B, S, K], mask [B, S] bool
   // -> (context [B, K], weights [B, S])
@@ -22,6 +28,7 @@ class BahdanauAttentionImpl : public torch::nn::Module {
   torch::nn::Linear queryProjection_{nullptr};  // W
   torch::nn::Linear keyProjection_{nullptr};    // U
   torch::nn::Linear energy_{nullptr};           // v
+  std::shared_ptr<const Int8Linear> int8QueryProjection_;  // W, when quantized
 };
 TORCH_MODULE(BahdanauAttention);
 

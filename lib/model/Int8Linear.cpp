@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace nmt {
@@ -45,17 +46,19 @@ NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float 
                                     float* scales) {
   for (int64_t m = 0; m < M; ++m) {
     const float* row = x + m * K;
-    float lanes[16] = {};  // 16 running maxima, so the loop vectorizes
-    int64_t k = 0;
-    for (; k + 16 <= K; k += 16)
-      for (int j = 0; j < 16; ++j) lanes[j] = std::max(lanes[j], std::fabs(row[k + j]));
-    float largest = 0.0f;
-    for (; k < K; ++k) largest = std::max(largest, std::fabs(row[k]));
-    for (const float lane : lanes) largest = std::max(largest, lane);
+    // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
+    uint32_t largestBits = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      uint32_t bits;
+      std::memcpy(&bits, row + k, sizeof bits);
+      largestBits = std::max(largestBits, bits & 0x7fffffffu);
+    }
+    float largest;
+    std::memcpy(&largest, &largestBits, sizeof largest);
     const float scale = largest > 0.0f ? largest / qmax : 1.0f, inverse = 1.0f / scale;
     scales[m] = scale;
     uint8_t* q = out + m * K;
-    for (k = 0; k < K; ++k) {
+    for (int64_t k = 0; k < K; ++k) {
       const float v = std::min(qmax, std::max(-qmax, row[k] * inverse));
       q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
     }
