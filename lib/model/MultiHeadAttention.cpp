@@ -1,6 +1,7 @@
 #include "model/MultiHeadAttention.h"
 
 #include "model/InferenceLinear.h"
+#include "model/OneQueryAttention.h"
 
 #include <cmath>
 #include <limits>
@@ -35,6 +36,10 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
+  if (oneQuery && canAttendOneQuery(q, keys, values)) {
+    auto attended = attendOneQuery(q, keys, values, keyMask);
+    return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
+  }
   auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : torch::matmul(q, keys.transpose(-2, -1));
   scores = scores / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
   const double minusInfinity = -std::numeric_limits<float>::infinity();

@@ -87,8 +87,9 @@ DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
   std::vector<DecoderMemory::Part> parts{{encoded.mask, 0, 1}};
   for (const auto& layer : *layers_) {
     auto [keys, values] = layer->as<TransformerDecoderLayer>()->projectMemory(encoded.outputs);
-    parts.push_back({keys, 0, 2});
-    parts.push_back({values, 0, 2});
+    // each head's positions side by side, as every step reads them (splitHeads leaves heads interleaved)
+    parts.push_back({keys.contiguous(), 0, 2});
+    parts.push_back({values.contiguous(), 0, 2});
   }
   return DecoderMemory(std::move(parts));
 }

@@ -1,5 +1,6 @@
 #include "TestSkip.h"
 #include "model/InferenceLinear.h"
+#include "model/OneQueryAttention.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -69,4 +70,41 @@ TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PROD
     CHECK(describeFloatProducts().rfind("LibTorch's", 0) == 0);
     CHECK(torch::equal(inferenceLinear(x, weight.detach(), torch::Tensor()), at::linear(x, weight.detach())));
   });
+}
+
+TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8, masks, strided keys") {
+  torch::manual_seed(9);
+  c10::InferenceMode inference;
+  for (const int64_t dk : {4, 12, 64})
+    for (const int64_t Sk : {1, 7}) {
+      CAPTURE(dk);
+      CAPTURE(Sk);
+      const int64_t B = 3, H = 2;
+      const auto q = torch::randn({B, 1, H, dk}).transpose(1, 2);             // [B, H, 1, dk] as splitHeads makes it
+      const auto keys = torch::randn({B, Sk, H, dk}).transpose(1, 2);         // heads interleaved
+      const auto values = torch::randn({B, H, Sk, dk});                       // contiguous
+      auto mask = torch::ones({B, Sk}, torch::kBool);
+      if (Sk > 1) mask[1].narrow(0, Sk - 3, 3).fill_(false);                  // row 1's last 3 positions are padding
+      REQUIRE(canAttendOneQuery(q, keys, values));
+      const auto got = attendOneQuery(q, keys, values, mask);
+      const auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(dk));
+      const auto expectedWeights =
+          torch::softmax(scores.masked_fill(mask.logical_not().view({B, 1, 1, Sk}), -INFINITY), -1);
+      const auto expected = torch::matmul(expectedWeights, values).transpose(1, 2).reshape({B, 1, H * dk});
+      CHECK(got.weights.sizes() == expectedWeights.sizes());
+      CHECK(got.context.sizes() == expected.sizes());
+      CHECK(torch::allclose(got.weights, expectedWeights, 1e-5, 1e-6));
+      CHECK(torch::allclose(got.context, expected, 1e-5, 1e-5));
+      if (Sk > 1) CHECK(got.weights[1].narrow(-1, Sk - 3, 3).abs().max().item<float>() == 0.0f);
+    }
+}
+
+TEST_CASE("attendOneQuery is for inference: gradients, other dtypes and several queries take LibTorch's way") {
+  const auto q = torch::randn({1, 2, 1, 4}), keys = torch::randn({1, 2, 3, 4});
+  CHECK_FALSE(canAttendOneQuery(q.clone().requires_grad_(), keys, keys));  // grad mode on by default here
+  c10::InferenceMode inference;
+  CHECK(canAttendOneQuery(q, keys, keys));
+  CHECK_FALSE(canAttendOneQuery(q.to(torch::kDouble), keys.to(torch::kDouble), keys.to(torch::kDouble)));
+  CHECK_FALSE(canAttendOneQuery(torch::randn({1, 2, 2, 4}), keys, keys));
+  CHECK_FALSE(canAttendOneQuery(q, keys.transpose(2, 3).contiguous().transpose(2, 3), keys));  // a head's vector strided
 }

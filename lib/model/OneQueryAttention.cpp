@@ -1,0 +1,99 @@
+#include "model/OneQueryAttention.h"
+
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace nmt {
+namespace {
+
+// Built for AVX-512, AVX2 and the baseline; the CPU picks at load (the build targets the baseline).
+#define NMT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+
+// Eight floats, which each clone keeps in its own registers (two SSE registers on the baseline).
+typedef float Floats8 __attribute__((vector_size(32)));
+
+inline Floats8 load8(const float* p) {
+  Floats8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out.
+NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
+                                  const bool* real, float scale, float* scores) {
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < Sk; ++j) {
+    if (real && !real[j]) {
+      scores[j] = minusInfinity;
+      continue;
+    }
+    const float* key = keys + j * keyStride;
+    Floats8 lanes = {};
+    int64_t d = 0;
+    for (; d + 8 <= dk; d += 8) lanes += load8(q + d) * load8(key + d);
+    float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+    for (; d < dk; ++d) sum += q[d] * key[d];
+    scores[j] = sum / scale;
+  }
+}
+
+// One head of one row: context = sum over j of weights[j] values[j], the positions in order.
+NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
+                                   int64_t dk, float* context) {
+  for (int64_t d = 0; d < dk; ++d) context[d] = 0.0f;
+  for (int64_t j = 0; j < Sk; ++j) {
+    const float w = weights[j];
+    const float* value = values + j * valueStride;
+    int64_t d = 0;
+    for (; d + 8 <= dk; d += 8) {
+      const Floats8 sum = load8(context + d) + load8(value + d) * w;
+      std::memcpy(context + d, &sum, sizeof sum);
+    }
+    for (; d < dk; ++d) context[d] += value[d] * w;
+  }
+}
+
+}  // namespace
+
+bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values) {
+  if (c10::GradMode::is_enabled()) return false;
+  for (const auto* t : {&q, &keys, &values})
+    if (!t->device().is_cpu() || t->scalar_type() != at::kFloat || t->dim() != 4 || t->stride(3) != 1 ||
+        t->layout() != at::kStrided)
+      return false;
+  return q.size(2) == 1 && keys.sizes() == values.sizes() && q.size(0) == keys.size(0) && q.size(1) == keys.size(1) &&
+         q.size(3) == keys.size(3);
+}
+
+OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                                 const at::Tensor& keyMask) {
+  const int64_t B = keys.size(0), H = keys.size(1), Sk = keys.size(2), dk = keys.size(3);
+  const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));
+  auto scores = at::empty({B, H, 1, Sk}, q.options());
+  const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
+  const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
+  const float* qp = q.data_ptr<float>();
+  const float* kp = keys.data_ptr<float>();
+  const float* vp = values.data_ptr<float>();
+  float* sp = scores.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      headScores(qp + b * q.stride(0) + h * q.stride(1), kp + b * keys.stride(0) + h * keys.stride(1), keys.stride(2),
+                 Sk, dk, real ? real + b * Sk : nullptr, scale, sp + (b * H + h) * Sk);
+  auto weights = at::softmax(scores, -1);
+  auto context = at::empty({B, 1, H * dk}, q.options());
+  const float* wp = weights.data_ptr<float>();
+  float* cp = context.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      headContext(wp + (b * H + h) * Sk, vp + b * values.stride(0) + h * values.stride(1), values.stride(2), Sk, dk,
+                  cp + (b * H + h) * dk);
+  return {context, weights};
+}
+
+}  // namespace nmt

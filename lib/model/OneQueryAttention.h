@@ -1,0 +1,25 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+namespace nmt {
+
+// Scaled dot-product attention of one query a row, as a decoding step asks it: per row and head,
+// softmax(q K^T / sqrt(dk)) over the keys (masked ones -inf), then those weights times V. Two
+// passes over keys and values with no [B, H, Sk, dk] products in between (LibTorch's mul and sum
+// made and read two such tensors a head: a third of a beam search's time), the softmax LibTorch's.
+struct OneQueryAttention {
+  at::Tensor context;  // [B, 1, H * dk]: the heads side by side, as the output projection reads them
+  at::Tensor weights;  // [B, H, 1, Sk]
+};
+
+// Whether attendOneQuery takes these: float32 on the CPU, no gradient wanted, each head's vector
+// contiguous (the last stride 1).
+bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values);
+
+// q [B, H, 1, dk], keys and values [B, H, Sk, dk], keyMask [B, Sk] bool (true: a real position)
+// or undefined.
+OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                                 const at::Tensor& keyMask);
+
+}  // namespace nmt
