@@ -6,7 +6,9 @@
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "data/Batch.h"
+#include "model/InferenceLinear.h"
 #include "model/Int8Linear.h"
+#include "model/OneDnnBlas.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/BlasKernels.h"
@@ -34,12 +36,14 @@ double matmulGflops() {
   return 2.0 * 1024 * 1024 * 1024 * reps / watch.seconds() / 1e9;
 }
 
-// The largest difference between LibTorch's 1024x1024 sgemm and a plain double-precision loop,
-// relative to the largest entry: about 1e-6 when the kernels compute what they should.
-double sgemmError() {
+// The largest difference between a 1024x1024 product and a plain double-precision loop, relative to
+// the largest entry: about 1e-6 when the kernels compute what they should. Through LibTorch's sgemm,
+// or (translation) inferenceLinear's kernels.
+double sgemmError(bool translation = false) {
   const int64_t n = 1024;
   const auto a = torch::randn({n, n}), b = torch::randn({n, n});
-  const auto c = torch::mm(a, b);
+  c10::InferenceMode inference(translation);
+  const auto c = translation ? inferenceLinear(a, b.t(), torch::Tensor()) : torch::mm(a, b);
   const auto A = a.accessor<float, 2>(), B = b.accessor<float, 2>(), C = c.accessor<float, 2>();
   std::vector<double> row(n);
   double worst = 0.0, largest = 0.0;
@@ -64,7 +68,12 @@ int checkKernels(const std::vector<int>& threads) {
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   fmt::print("OPENBLAS_CORETYPE: {}\n", coretype && *coretype ? coretype : "not set");
   fmt::print("int8 products (--int8): {}\n", describeInt8Activations());
-  bool wrong = false;
+  fmt::print("int8 products through {}\n", onednn::available() ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
+  const double translationError = sgemmError(/*translation=*/true);
+  const bool translationWrong = !(translationError < 1e-4);
+  fmt::print("translation's fp32 products: {}, largest relative error against double precision {:.1e} ({})\n",
+             describeFloatProducts(), translationError, translationWrong ? "WRONG" : "right");
+  bool wrong = translationWrong;
   for (int n : threads) {
     const std::string threadInfo = configureThreads(n);
     const double error = sgemmError();

@@ -9,6 +9,7 @@
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
 #include "decode/Translator.h"
+#include "model/InferenceLinear.h"
 #include "util/BlasKernels.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"
@@ -119,8 +120,8 @@ int main(int argc, char* argv[]) {
                model.model->parameterCount() / 1e6, decoding.shortlist ? "on" : "off", decoding.int8 ? "on" : "off");
     for (int n : threads) {
       const std::string threadInfo = configureBenchThreads(n, intraOp);
-      fmt::print("--threads {} ({}); {}; CPU: {}\n", n, threadInfo, describeMatrixKernels(currentMatrixKernels()),
-                 cpuModelName());
+      fmt::print("--threads {} ({}); {}; translation's fp32 products: {}; CPU: {}\n", n, threadInfo,
+                 describeMatrixKernels(currentMatrixKernels()), describeFloatProducts(), cpuModelName());
       // one batch at a time on all of OpenBLAS's threads; then as many batches at once, one thread each
       std::vector<std::size_t> parallel{1};
       if (model.device.is_cpu() && openBlasThreads() > 1) parallel.push_back(openBlasThreads());

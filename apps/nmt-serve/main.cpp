@@ -2,6 +2,7 @@
 #include "TranslationServer.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
+#include "model/InferenceLinear.h"
 #include "util/CudaRuntime.h"
 #include "util/StopSignal.h"
 #include "util/Threads.h"
@@ -161,8 +162,9 @@ int main(int argc, char* argv[]) {
 
     TranslationServer server(std::move(models), limits, connections, readTimeout);
     const int bound = server.bind(host, port);
-    fmt::print(stderr, "nmt-serve: device {}, precision {}; {}\nnmt-serve: {}\n", runtime.device.str(),
-               precisionName(runtime.precision), threadInfo, runtime.kernelLine);
+    fmt::print(stderr, "nmt-serve: device {}, precision {}; {}\nnmt-serve: {}; translation's fp32 products: {}\n",
+               runtime.device.str(), precisionName(runtime.precision), threadInfo, runtime.kernelLine,
+               describeFloatProducts());
     fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops)\n", names, host, bound);
     {
       const StopOnSignal stopper(server);

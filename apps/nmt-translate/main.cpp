@@ -5,6 +5,7 @@
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
 #include "decode/Translator.h"
+#include "model/InferenceLinear.h"
 #include "util/AvailableLines.h"
 #include "util/CudaRuntime.h"
 #include "util/InputError.h"
@@ -140,7 +141,8 @@ int main(int argc, char* argv[]) {
     const Runtime runtime = app::startProgram(runtimeOptions);
     app::resolveBatchOptions(options, runtime);
     if (verbose) {
-      fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}\n", runtime.describe(), runtime.kernelLine);
+      fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}; translation's fp32 products: {}\n", runtime.describe(),
+                 runtime.kernelLine, describeFloatProducts());
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
     }
     auto model = app::loadModelFor(fast, options.decoding, modelDir, runtime, weights);
