@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 namespace nmt {
 namespace {
@@ -54,22 +55,29 @@ std::string describeFloatProducts() {
 
 at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
   if (!oneDnnCan(x, weight, bias)) return at::linear(x, weight, bias);
+  // A decoding step makes dozens of these: no LibTorch operator where plain code does (each costs
+  // microseconds of dispatch), only the result's allocation and copies of operands not laid out
+  // row by row.
   const int64_t in = weight.size(1), out = weight.size(0);
-  // rows of x and of W as they lie when each row is contiguous (a narrowed weight needs no copy)
-  const auto rowMajor = [](const at::Tensor& t) { return t.stride(-1) == 1 && t.stride(0) >= t.size(-1) ? t : t.contiguous(); };
-  const auto rows = rowMajor(x.dim() == 2 ? x : x.reshape({-1, in}));
+  const auto rowMajor = [](const at::Tensor& t) {
+    return t.dim() == 2 && t.stride(1) == 1 && t.stride(0) >= t.size(1) ? t : t.reshape({-1, t.size(-1)}).contiguous();
+  };
+  const auto rows = x.is_contiguous() ? x : rowMajor(x);  // a narrowed weight needs no copy either
   const auto w = rowMajor(weight);
-  const int64_t M = rows.size(0);
-  // sgemm adds to y: a new tensor always (contiguous() of one row's expanded bias is the bias itself)
-  auto y = at::empty({M, out}, x.options());
-  if (bias.defined()) y.copy_(bias.unsqueeze(0).expand({M, out}));
-  if (M > 0 && out > 0)
-    onednn::sgemm(M, out, in, rows.data_ptr<float>(), std::max<int64_t>(1, rows.stride(0)), w.data_ptr<float>(),
-                  std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, y.data_ptr<float>(),
-                  matrixThreads());
+  const int64_t M = in > 0 ? rows.numel() / in : 0;
+  const int64_t lda = rows.dim() == 2 ? rows.stride(0) : in;
   auto shape = x.sizes().vec();
   shape.back() = out;
-  return y.view(shape);
+  auto y = at::empty(shape, x.options());
+  float* yp = y.data_ptr<float>();
+  if (bias.defined()) {  // sgemm adds to y (never to the bias itself: y is new)
+    const float* b = bias.contiguous().data_ptr<float>();
+    for (int64_t m = 0; m < M; ++m) std::memcpy(yp + m * out, b, static_cast<std::size_t>(out) * sizeof(float));
+  }
+  if (M > 0 && out > 0)
+    onednn::sgemm(M, out, in, rows.data_ptr<float>(), std::max<int64_t>(1, lda), w.data_ptr<float>(),
+                  std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, yp, matrixThreads());
+  return y;
 }
 
 }  // namespace nmt

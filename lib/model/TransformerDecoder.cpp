@@ -1,6 +1,7 @@
 #include "model/TransformerDecoder.h"
 
 #include "model/InferenceLinear.h"
+#include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
 #include <cmath>
@@ -46,11 +47,11 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   }
   // the target's padding needs no mask: padded positions come after every real one
   auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, {}, /*causal=*/true);
-  auto y = x + dropout_(attended);
+  auto y = x + drop(dropout_, attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
-  y = y + dropout_(context);
-  y = y + dropout_(inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
-                                     dropout_(torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
+  y = y + drop(dropout_, context);
+  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
+                                     drop(dropout_, torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
   out.x = y;
   out.keys = keys;
   out.values = values;
@@ -112,7 +113,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
                                                                                    const OutputSlice* slice,
                                                                                    const Int8Linear* int8) {
   const int64_t offset = state[selfKeys(0)].size(2);  // positions decoded so far
-  auto x = dropout_(positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
+  auto x = drop(dropout_, positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
   std::vector<DecoderState::Part> next;
   torch::Tensor lastCross;
   selfAttention_.clear();
@@ -129,7 +130,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
       crossAttention_.push_back(out.crossWeights.detach());
     }
   }
-  const auto hidden = dropout_(finalNorm_(x));
+  const auto hidden = drop(dropout_, finalNorm_(x));
   const auto logits = int8      ? (*int8)(hidden)
                       : slice   ? inferenceLinear(hidden, slice->weight, slice->bias)
                       : output_ ? inferenceLinear(output_, hidden)

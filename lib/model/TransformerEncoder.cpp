@@ -1,6 +1,7 @@
 #include "model/TransformerEncoder.h"
 
 #include "model/InferenceLinear.h"
+#include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
 #include <cmath>
@@ -20,9 +21,9 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
                                                                               const torch::Tensor& mask) {
   const auto normed = attentionNorm_(x);
   auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
-  auto y = x + dropout_(attended);
-  y = y + dropout_(inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
-                                     dropout_(torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
+  auto y = x + drop(dropout_, attended);
+  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
+                                     drop(dropout_, torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
   return {y, weights};
 }
 
@@ -55,7 +56,7 @@ TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config, bool w
 
 EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& /*lengths*/,
                                               const torch::Tensor& mask) {
-  auto x = dropout_(positions_(embedding_(source) * std::sqrt(static_cast<double>(config_.embeddingSize))));
+  auto x = drop(dropout_, positions_(embedding_(source) * std::sqrt(static_cast<double>(config_.embeddingSize))));
   selfAttention_.clear();
   for (const auto& layer : *layers_) {
     auto [y, weights] = layer->as<TransformerEncoderLayer>()->forward(x, mask);
