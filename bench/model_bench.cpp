@@ -8,7 +8,6 @@
 #include "data/Batch.h"
 #include "model/InferenceLinear.h"
 #include "model/Int8Linear.h"
-#include "model/OneDnnBlas.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/BlasKernels.h"
@@ -68,7 +67,7 @@ int checkKernels(const std::vector<int>& threads) {
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   fmt::print("OPENBLAS_CORETYPE: {}\n", coretype && *coretype ? coretype : "not set");
   fmt::print("int8 products (--int8): {}\n", describeInt8Activations());
-  fmt::print("int8 products through {}\n", onednn::available() ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
+  fmt::print("int8 products through {}\n", int8Products() == Int8Products::OneDnn ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
   const double translationError = sgemmError(/*translation=*/true);
   const bool translationWrong = !(translationError < 1e-4);
   fmt::print("translation's fp32 products: {}, largest relative error against double precision {:.1e} ({})\n",

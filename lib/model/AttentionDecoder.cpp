@@ -104,12 +104,12 @@ OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const
 
 void AttentionDecoderImpl::quantize() {
   // tied: the embeddings stay, steps read them
-  if (config_.tieTargetEmbeddings) {
+  if (config_.tieTargetEmbeddings)
     int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-    int8Pre_ = quantizeLayer(output_);
-  } else {
+  else
     int8Output_ = replaceWithInt8(output_->weight, output_->bias);
-  }
+  if (!int8EveryLayer()) return;
+  if (config_.tieTargetEmbeddings) int8Pre_ = quantizeLayer(output_);
   attention_->quantize();
   const auto w = rnnWeights();
   const int64_t E = config_.embeddingSize;

@@ -30,6 +30,7 @@ const c10::OperatorHandle& dynamicOp() {
 }
 
 std::atomic<int> chosenActivations{-1};  // -1: not chosen yet
+std::atomic<int> chosenProducts{-1};     // likewise
 
 bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
@@ -118,8 +119,20 @@ std::string describeInt8Activations() {
   return "7-bit activations (set by setInt8Activations)";
 }
 
+Int8Products int8Products() {
+  if (const int chosen = chosenProducts.load(); chosen >= 0) return static_cast<Int8Products>(chosen);
+  return onednn::available() ? Int8Products::OneDnn : Int8Products::Torch;
+}
+
+void setInt8Products(Int8Products products) {
+  if (!onednn::available()) products = Int8Products::Torch;
+  chosenProducts.store(static_cast<int>(products));
+}
+
+bool int8EveryLayer() { return int8Products() == Int8Products::OneDnn; }
+
 void useInt8Engine() {
-  if (onednn::available()) return;  // Int8Linear calls oneDNN's int8 product itself
+  if (int8Products() == Int8Products::OneDnn) return;  // Int8Linear calls oneDNN's int8 product itself
   std::string found;
   for (const auto engine : at::globalContext().supportedQEngines()) {
     const std::string name = c10::toString(engine);
@@ -142,20 +155,22 @@ std::shared_ptr<const Int8Linear> replaceWithInt8(at::Tensor& weight, const at::
 
 Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
     : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()),
-      reduceRange_(int8Activations() == Int8Activations::Reduced7Bit) {
+      reduceRange_(int8Activations() == Int8Activations::Reduced7Bit),
+      oneDnn_(int8Products() == Int8Products::OneDnn) {
   const auto w = weight.detach().to(at::kFloat).contiguous();
   scales_ = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
   values_ = (w / scales_.unsqueeze(1)).round_().clamp_(-127, 127).to(at::kChar);
   prepare();
 }
 
-Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange)
-    : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)), reduceRange_(reduceRange) {
+Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange, bool oneDnn)
+    : values_(std::move(values)), scales_(std::move(scales)), bias_(std::move(bias)), reduceRange_(reduceRange),
+      oneDnn_(oneDnn) {
   prepare();
 }
 
 void Int8Linear::prepare() {
-  if (onednn::available()) {
+  if (oneDnn_) {
     // x is shifted into u8 (q + shift) for the u8 x s8 product: take shift x each row's sum back off
     const int shift = activationShift(reduceRange_);
     columnOffsets_ = (values_.sum(1, /*keepdim=*/false, at::kInt) * -shift).to(at::kInt).contiguous();
@@ -168,14 +183,14 @@ void Int8Linear::prepare() {
 
 Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
   return Int8Linear(Quantized{}, values_.index_select(0, ids), scales_.index_select(0, ids),
-                    bias_.defined() ? bias_.index_select(0, ids) : at::Tensor(), reduceRange_);
+                    bias_.defined() ? bias_.index_select(0, ids) : at::Tensor(), reduceRange_, oneDnn_);
 }
 
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
   auto shape = x.sizes().vec();
   const auto rows = x.reshape({-1, shape.back()}).to(at::kFloat).contiguous();
   at::Tensor y;
-  if (onednn::available()) {
+  if (oneDnn_) {
     y = productThroughOneDnn(rows);
   } else {
     torch::jit::Stack stack{rows, packed_, reduceRange_};

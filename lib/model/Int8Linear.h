@@ -48,13 +48,14 @@ class Int8Linear {
 
  private:
   struct Quantized {};
-  Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange);
+  Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange, bool oneDnn);
   void prepare();  // what products need besides the int8 rows: oneDNN's column offsets, or LibTorch's packing
   at::Tensor productThroughOneDnn(const at::Tensor& x) const;  // x [M, in] contiguous fp32
 
   at::Tensor values_;  // [out, in] int8
   at::Tensor scales_;  // [out] fp32: row r of W is scales_[r] * values_[r]
   at::Tensor bias_;    // [out] fp32 or undefined
+  bool oneDnn_;               // made when int8Products() was OneDnn: its products go that way
   at::Tensor columnOffsets_;  // [out] int32, oneDNN's way: -shift x the sum of each int8 row
   c10::IValue packed_;        // LibTorch's way (no oneDNN found): values_ packed as qint8 with scale 1
   bool reduceRange_;    // Int8Activations::Reduced7Bit
@@ -63,6 +64,21 @@ class Int8Linear {
 // An untied layer's Int8Linear, its fp32 weight freed (its row count becomes 0): quantizing should
 // shrink a model in memory, not add a copy. For a layer nothing else reads (a tied embedding stays).
 std::shared_ptr<const Int8Linear> replaceWithInt8(at::Tensor& weight, const at::Tensor& bias);
+
+// Which kernels run int8 products: oneDNN's gemm_u8s8s32 where LibTorch's oneDNN library exports it
+// (onednn::available(); Debian's LibTorch), else LibTorch's quantized::linear_dynamic (PyTorch's own
+// builds hide oneDNN's symbols).
+enum class Int8Products { OneDnn, Torch };
+Int8Products int8Products();
+// For the Int8Linears made after it (tests run both ways); OneDnn without oneDNN stays Torch.
+void setInt8Products(Int8Products products);
+
+// Whether int8 products cost little beyond their arithmetic (int8Products() is OneDnn): then
+// --int8 runs every linear layer in int8 (Encoder::quantize, Decoder::quantize); otherwise only the
+// output layer, the one product large enough to pay for LibTorch's quantized::linear_dynamic (about
+// 0.1 ms a call of its own; through every layer translation was slower, and 7-bit activations on
+// one scale for a whole batch moved log-probabilities by up to 0.19).
+bool int8EveryLayer();
 
 // Selects the int8 engine for this process (oneDNN, or x86/FBGEMM where LibTorch has them; QNNPACK
 // is slower than fp32 on x86 CPUs). InputError saying why when none is usable.

@@ -144,7 +144,8 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
 }
 
 void TransformerDecoderImpl::quantize() {
-  for (const auto& layer : *layers_) layer->as<TransformerDecoderLayer>()->quantize();
+  if (int8EveryLayer())
+    for (const auto& layer : *layers_) layer->as<TransformerDecoderLayer>()->quantize();
   // tied: the embeddings stay, steps read them
   int8Output_ = output_ ? replaceWithInt8(output_->weight, output_->bias)
                         : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());

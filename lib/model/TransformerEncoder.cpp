@@ -34,6 +34,7 @@ void TransformerEncoderLayerImpl::quantize() {
 }
 
 void TransformerEncoderImpl::quantize() {
+  if (!int8EveryLayer()) return;
   for (const auto& layer : *layers_) layer->as<TransformerEncoderLayer>()->quantize();
 }
 

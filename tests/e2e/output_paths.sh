@@ -72,8 +72,10 @@ cmp -s piped.txt plain.txt || fail "--output /dev/stdout through a pipe: other l
 echo "first line" > appended.txt
 "${T[@]}" --output /proc/self/fd/1 >> appended.txt || fail "--output /proc/self/fd/1 appended to a file failed"
 cmp -s appended.txt <(echo "first line"; cat plain.txt) || fail "--output /proc/self/fd/1 >> FILE did not append"
-expect_fail 1 "${T[@]}" --output /proc/self/fd/9 9>&-  # a descriptor that is not open (whatever the caller left open)
-expect_line "$ERR" "nmt-translate: error: cannot write /proc/self/fd/9: Bad file descriptor"
+# a descriptor that is not open (closed here whatever the caller left open; a high number, which no file the
+# program itself opens takes: those get the lowest free one)
+expect_fail 1 "${T[@]}" --output /proc/self/fd/987 987>&-
+expect_line "$ERR" "nmt-translate: error: cannot write /proc/self/fd/987: Bad file descriptor"
 expect_fail 1 "${T[@]}" --output elsewhere
 expect_line "$ERR" "nmt-translate: error: cannot write elsewhere: Is a directory"
 

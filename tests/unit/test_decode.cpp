@@ -223,10 +223,14 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
   }
 }
 
-// The process's int8 activations, put back when a test ends, however it ends.
+// The process's int8 activations and products, put back when a test ends, however it ends.
 struct Int8ActivationsRestored {
   Int8Activations activations = int8Activations();
-  ~Int8ActivationsRestored() { setInt8Activations(activations); }
+  Int8Products products = int8Products();
+  ~Int8ActivationsRestored() {
+    setInt8Activations(activations);
+    setInt8Products(products);
+  }
 };
 
 TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05, sliced or not; greedy tokens agree") {
@@ -239,9 +243,22 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
   }
   // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)
   const Int8ActivationsRestored own;
-  for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
+  // and both kernels: oneDNN's (every layer) where it is found, and LibTorch's (the output layer)
+  const std::vector<std::pair<Int8Products, Int8Activations>> ways{{own.products, own.activations},
+                                                                  {own.products, Int8Activations::Reduced7Bit},
+                                                                  {Int8Products::Torch, own.activations},
+                                                                  {Int8Products::Torch, Int8Activations::Reduced7Bit}};
+  for (const auto& [products, activations] : ways) {
+    setInt8Products(products);
     setInt8Activations(activations);
+    try {
+      useInt8Engine();  // LibTorch's engine, for its way
+    } catch (const InputError& e) {
+      MESSAGE("LibTorch's int8 way is not here: ", e.what());
+      continue;
+    }
     CAPTURE(describeInt8Activations());
+    CAPTURE(int8EveryLayer());
     for (const std::string architecture : {"rnn", "transformer"})
       for (const bool tied : {false, true}) {
         INFO(architecture, std::string(tied ? ", tied" : ", untied"));
@@ -286,9 +303,11 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         if (p.value().numel() == 0) released.insert(p.key());
       CHECK(released.count("decoder.output.weight") == 1);
       const int64_t layers = model->config().layers, decoderLayers = model->config().decoderDepth();
-      CHECK(released.size() == (architecture == "transformer" ? 1 + layers * 6 + decoderLayers * 10 : 2));
-      if (architecture == "rnn") CHECK(released.count("decoder.attention.W.weight") == 1);
-      if (architecture == "transformer") {
+      // (where int8 products are lean: int8EveryLayer; otherwise the output layer alone)
+      const std::size_t inner = architecture == "transformer" ? layers * 6 + decoderLayers * 10 : 1;
+      CHECK(released.size() == 1 + (int8EveryLayer() ? inner : 0));
+      if (int8EveryLayer() && architecture == "rnn") CHECK(released.count("decoder.attention.W.weight") == 1);
+      if (int8EveryLayer() && architecture == "transformer") {
         CHECK(released.count("encoder.layers.0.self_attention.W_Q.weight") == 1);
         CHECK(released.count("decoder.layers.0.cross_attention.W_O.weight") == 1);
         CHECK(released.count("decoder.layers.0.feed_forward_in.weight") == 1);
@@ -322,26 +341,43 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its r
     return;
   }
   c10::InferenceMode inference;
-  // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate).
-  // ctest also runs this test with ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
+  // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate); with
+  // oneDNN's kernels where they are found and LibTorch's. ctest also runs this test with
+  // ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
   const Int8ActivationsRestored own;
-  for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
-    setInt8Activations(activations);
-    CAPTURE(describeInt8Activations());
-    torch::manual_seed(3);
-    // rows of very different sizes: one scale for all would flatten the small ones to zero
-    const auto weight = torch::randn({40, 64}) * torch::logspace(-3, 1, 40).unsqueeze(1);
-    const auto bias = torch::randn({40});
-    const auto x = torch::randn({5, 64});
-    const Int8Linear int8(weight, bias);
-    const auto exact = torch::nn::functional::linear(x, weight, bias);
-    const auto got = int8(x);
-    REQUIRE(got.sizes() == exact.sizes());
-    const auto rowError = (got - exact).abs().amax(0) / (x.abs().sum(1).max() * weight.abs().amax(1));
-    CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
-    const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
-    CHECK(torch::equal(int8.rows(ids)(x), got.index_select(1, ids)));
-    CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+  for (const auto products : {own.products, Int8Products::Torch}) {
+    setInt8Products(products);
+    if (products == Int8Products::Torch) {
+      try {
+        useInt8Engine();
+      } catch (const InputError& e) {
+        MESSAGE("LibTorch's int8 way is not here: ", e.what());
+        continue;
+      }
+    }
+    for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
+      setInt8Activations(activations);
+      CAPTURE(describeInt8Activations());
+      CAPTURE(int8EveryLayer());
+      torch::manual_seed(3);
+      // rows of very different sizes: one scale for all would flatten the small ones to zero; 70 inputs,
+      // not a multiple of any vector width
+      const auto weight = torch::randn({40, 70}) * torch::logspace(-3, 1, 40).unsqueeze(1);
+      const auto bias = torch::randn({40});
+      auto x = torch::randn({2, 3, 70});
+      x[1][2].zero_();  // a row of zeros (its scale cannot come from its largest value)
+      const Int8Linear int8(weight, bias);
+      const auto exact = torch::nn::functional::linear(x, weight, bias);
+      const auto got = int8(x);
+      REQUIRE(got.sizes() == exact.sizes());
+      const auto rows = x.reshape({-1, 70});
+      const auto rowError = (got - exact).reshape({-1, 40}).abs().amax(0) / (rows.abs().sum(1).max() * weight.abs().amax(1));
+      CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
+      CHECK(torch::equal(got[1][2], bias));          // zeros times anything, plus the bias
+      const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
+      CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
+      CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+    }
   }
 }
 
