@@ -19,8 +19,8 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
                             torch::TensorOptions().dtype(torch::kInt64).device(device_))) {
   if (!model_->decoder().takesNewcomers())
-    throw InputError("continuous batching needs the RNN decoder (this model's decoder is " + model_->config().decoder +
-                     ")");
+    throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
+                     model_->config().decoder + ")");
 }
 
 std::size_t ContinuousGreedySearch::waiting() const {

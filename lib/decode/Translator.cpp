@@ -123,7 +123,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
                         std::vector<Translation>& out) {
-  if (options_.decoding.beamSize <= 1 && model_.model->decoder().takesNewcomers())
+  const auto& decoder = model_.model->decoder();
+  if (options_.decoding.beamSize <= 1 && decoder.takesNewcomers() && !decoder.sortedBatchesFaster())
     translateGreedyContinuously(todo, out);
   else
     translateInBatches(todo, sources, out);

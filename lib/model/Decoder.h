@@ -25,6 +25,8 @@ class Decoder {
   // step's log-probabilities are over the slice's pieces only, [B, slice size].
   virtual DecoderMemory prepare(const EncoderOutput& encoded) = 0;
   virtual DecoderState initialState(const EncoderOutput& encoded) = 0;
+  // A state is stepped once: the next step may write into room its tensors leave after their last
+  // position (the Transformer's caches grow in place); step a clone() to branch from it.
   virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                            const OutputSlice* slice) = 0;
   // The output layer's rows for these sorted target ids (a shortlist), for sliced steps.
@@ -40,6 +42,10 @@ class Decoder {
   // Capability: rows of different ages stack into one state (it has no time axis), so new
   // sentences can join a running batch between steps (ContinuousGreedySearch).
   virtual bool takesNewcomers() const = 0;
+  // Whether a whole input translates faster in batches of sentences sorted by length than in a
+  // running batch (Translator's choice for greedy search; a server, whose sentences arrive one by
+  // one, runs a batch either way).
+  virtual bool sortedBatchesFaster() const { return false; }
 
   // Capability: per-layer, per-head attention of the last decode or step while keepAttention is
   // on: cross-attention [B, H, T, S] and self-attention [B, H, T, T]. Without heads, none.

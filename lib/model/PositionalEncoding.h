@@ -13,8 +13,13 @@ class PositionalEncodingImpl : public torch::nn::Module {
  public:
   explicit PositionalEncodingImpl(int64_t dim) : dim_(dim) {}
   torch::Tensor forward(const torch::Tensor& x, int64_t offset = 0);
+  // One position a row: x [B, 1, d], positions [B] int64 (rows of a running batch differ in age),
+  // none above `largest` (a bound known without reading them: no wait on a GPU).
+  torch::Tensor atPositions(const torch::Tensor& x, const torch::Tensor& positions, int64_t largest);
 
  private:
+  void growTable(int64_t length, const torch::Tensor& like);  // covers positions 0 .. length - 1 at least
+
   int64_t dim_;
   torch::Tensor table_;
 };

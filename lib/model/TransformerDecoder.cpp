@@ -10,10 +10,44 @@ namespace nmt {
 namespace {
 
 // The memory's parts: the mask [B, S], then each layer's cross-attention keys and values [B, H, S, dk].
-// The state's: each layer's self-attention keys and values [B, H, t, dk] (every position decoded so far).
+// The state's: each layer's self-attention keys and values [B, H, t, dk] (every position decoded so far),
+// then which of those t positions are a row's own [B, t] (rows that joined a running batch later are
+// padded in front of their first), then each row's next position [B].
 constexpr std::size_t kMask = 0;
 std::size_t crossKeys(std::size_t layer) { return 1 + 2 * layer; }
 std::size_t selfKeys(std::size_t layer) { return 2 * layer; }
+std::size_t selfMask(std::size_t layers) { return 2 * layers; }
+std::size_t nextPositions(std::size_t layers) { return 2 * layers + 1; }
+
+// How many positions fit after cache's last one in the buffer it is a view of: its rows and heads
+// are spaced for `capacity` positions and the buffer is this cache's alone to grow into.
+int64_t roomAfter(const torch::Tensor& cache) {
+  const int64_t B = cache.size(0), H = cache.size(1), t = cache.size(2), dk = cache.size(3);
+  if (B == 0 || cache.stride(3) != 1 || cache.stride(2) != dk || cache.stride(1) % dk != 0 ||
+      cache.stride(0) != H * cache.stride(1))
+    return 0;
+  const int64_t capacity = cache.stride(1) / dk;
+  const auto available = static_cast<int64_t>(cache.storage().nbytes() / cache.element_size()) - cache.storage_offset();
+  // the last row's last head must reach capacity positions too
+  return available >= B * cache.stride(0) ? capacity - t : 0;
+}
+
+// The cache with `fresh` [B, H, T, dk] after its positions. A decoding step writes them into the room
+// the buffer has (no copy of the t positions before, which a concatenation makes at every step);
+// without room, a buffer with room for as many positions again takes both.
+torch::Tensor appended(const torch::Tensor& cache, const torch::Tensor& fresh) {
+  const int64_t B = cache.size(0), H = cache.size(1), t = cache.size(2), T = fresh.size(2), dk = cache.size(3);
+  if (roomAfter(cache) >= T) {
+    auto grown = cache.as_strided({B, H, t + T, dk}, cache.strides(), cache.storage_offset());
+    grown.narrow(2, t, T).copy_(fresh);
+    return grown;
+  }
+  const int64_t capacity = std::max<int64_t>(2 * (t + T), 16);
+  auto buffer = at::empty({B, H, capacity, dk}, cache.options());
+  buffer.narrow(2, 0, t).copy_(cache);
+  buffer.narrow(2, t, T).copy_(fresh);
+  return buffer.narrow(2, 0, t + T);
+}
 
 }  // namespace
 
@@ -37,16 +71,21 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
                                                                    const torch::Tensor& pastValues,
                                                                    const torch::Tensor& crossKeys,
                                                                    const torch::Tensor& crossValues,
-                                                                   const torch::Tensor& sourceMask) {
+                                                                   const torch::Tensor& sourceMask,
+                                                                   const torch::Tensor& selfMask) {
   TransformerDecoderLayerOutput out;
   const auto normed = selfAttentionNorm_(x);
   auto [keys, values] = selfAttention_->projectKeysValues(normed, normed);
-  if (pastKeys.size(2) > 0) {
+  if (!is_training() && !keys.requires_grad()) {  // decoding: the caches grow in place (Decoder::step)
+    keys = appended(pastKeys, keys);
+    values = appended(pastValues, values);
+  } else if (pastKeys.size(2) > 0) {
     keys = torch::cat({pastKeys, keys}, 2);
     values = torch::cat({pastValues, values}, 2);
   }
-  // the target's padding needs no mask: padded positions come after every real one
-  auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, {}, /*causal=*/true);
+  // a target's padding needs no mask (padded positions come after every real one); the padding of rows
+  // that joined a running batch later does (selfMask)
+  auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, selfMask, /*causal=*/true);
   auto y = x + drop(dropout_, attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
   y = y + drop(dropout_, context);
@@ -102,8 +141,11 @@ DecoderState TransformerDecoderImpl::initialState(const EncoderOutput& encoded) 
 DecoderState TransformerDecoderImpl::emptyState(int64_t rows, const torch::TensorOptions& options) const {
   std::vector<DecoderState::Part> parts;
   const int64_t headDim = config_.embeddingSize / config_.heads;
+  // the time axes are padded (with positions masked out) when rows of different ages stack
   for (int64_t l = 0; l < 2 * config_.decoderDepth(); ++l)
-    parts.push_back({torch::zeros({rows, config_.heads, 0, headDim}, options), 0});
+    parts.push_back({torch::zeros({rows, config_.heads, 0, headDim}, options), 0, 2});
+  parts.push_back({torch::zeros({rows, 0}, options.dtype(torch::kBool)), 0, 1});
+  parts.push_back({torch::zeros({rows}, options.dtype(torch::kInt64)), 0});
   return DecoderState(std::move(parts));
 }
 
@@ -112,18 +154,25 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
                                                                                    const DecoderMemory& memory,
                                                                                    const OutputSlice* slice,
                                                                                    const Int8Linear* int8) {
-  const int64_t offset = state[selfKeys(0)].size(2);  // positions decoded so far
-  auto x = drop(dropout_, positions_(embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize)), offset));
+  const std::size_t L = layers_->size();
+  const int64_t B = tokens.size(0), T = tokens.size(1), cached = state[selfKeys(0)].size(2);
+  const auto embedded = embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize));
+  // A step: each row at its own position, its padding masked. A whole target (training, forced
+  // decoding) starts from the empty state: every row at 0, nothing to mask.
+  const bool step = T == 1;
+  auto x = drop(dropout_, step ? positions_->atPositions(embedded, state[nextPositions(L)], cached) : positions_(embedded, cached));
+  const auto ownPositions = at::cat({state[selfMask(L)], torch::ones({B, T}, tokens.options().dtype(torch::kBool))}, 1);
   std::vector<DecoderState::Part> next;
   torch::Tensor lastCross;
   selfAttention_.clear();
   crossAttention_.clear();
   for (std::size_t l = 0; l < layers_->size(); ++l) {
     auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
-        x, state[selfKeys(l)], state[selfKeys(l) + 1], memory[crossKeys(l)], memory[crossKeys(l) + 1], memory[kMask]);
+        x, state[selfKeys(l)], state[selfKeys(l) + 1], memory[crossKeys(l)], memory[crossKeys(l) + 1], memory[kMask],
+        step ? ownPositions : torch::Tensor());
     x = out.x;
-    next.push_back({out.keys, 0});
-    next.push_back({out.values, 0});
+    next.push_back({out.keys, 0, 2});
+    next.push_back({out.values, 0, 2});
     lastCross = out.crossWeights;
     if (keep_) {
       selfAttention_.push_back(out.selfWeights.detach());
@@ -135,7 +184,25 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
                       : slice   ? inferenceLinear(hidden, slice->weight, slice->bias)
                       : output_ ? inferenceLinear(output_, hidden)
                                 : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
+  next.push_back({ownPositions, 0, 1});
+  next.push_back({state[nextPositions(L)] + T, 0});
+  if (step) forgetUnusedPositions(next);
   return {torch::log_softmax(logits, -1), DecoderState(std::move(next)), lastCross.mean(1)};
+}
+
+// A running batch's cache keeps the positions of rows long gone, masked out for every row that
+// joined after them: without a cut it would grow for as long as the batch runs. Every 16 steps, the
+// positions older than the oldest live row's first are cut once they are a quarter of the cache.
+void TransformerDecoderImpl::forgetUnusedPositions(std::vector<DecoderState::Part>& parts) const {
+  const std::size_t L = layers_->size();
+  const int64_t length = parts[selfMask(L)].tensor.size(1);
+  if (length % 16 != 0 || parts[nextPositions(L)].tensor.numel() == 0) return;
+  const int64_t unused = length - parts[nextPositions(L)].tensor.max().item<int64_t>();
+  if (unused * 4 < length) return;
+  for (std::size_t i = 0; i <= selfMask(L); ++i) {
+    auto& p = parts[i];
+    p.tensor = p.tensor.narrow(p.sourceDim, unused, length - unused);
+  }
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {

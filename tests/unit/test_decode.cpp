@@ -485,54 +485,57 @@ std::vector<EncodedPair> moreSources() {
 }  // namespace
 
 TEST_CASE("continuous greedy search: sentences joining a running batch between steps get what greedy search gives each alone") {
-  auto model = copyModel();
-  c10::InferenceMode inference;
-  const auto pairs = moreSources();
-  const c10::Device cpu(c10::kCPU);
-  SUBCASE("joining as they are added, a long one after shorter ones") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, 64);
-    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}});
-    CHECK(running.live() == 0);
-    CHECK(liveCounts.size() >= 3);
-    checkEachAsAlone(model, pairs, got);
+  // each architecture in turn (the Transformer's rows join with empty caches: the others' positions are
+  // padding they must not see), each way of joining on its own running batch
+  for (const std::string architecture : {"rnn", "transformer"}) {
+    CAPTURE(architecture);
+    auto model = copyModel(architecture);
+    c10::InferenceMode inference;
+    const auto pairs = moreSources();
+    const c10::Device cpu(c10::kCPU);
+    {  // joining as they are added, a long one after shorter ones
+      ContinuousGreedySearch running(model, DecodeLimits{}, 64);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}});
+      CHECK(running.live() == 0);
+      CHECK(liveCounts.size() >= 3);
+      checkEachAsAlone(model, pairs, got);
+    }
+    {  // waiting for room: at most 2 rows run, the others join as rows end
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      CHECK(*liveCounts.rbegin() == 2);
+      CHECK(running.waiting() == 0);
+      checkEachAsAlone(model, pairs, got);
+    }
+    {  // a longer source taking an ended row's place widens every row's memory
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
+      CHECK(*liveCounts.rbegin() == 2);
+      checkEachAsAlone(model, pairs, got);
+    }
+    {  // a long run through 2 rows: 35 sentences, positions of rows long gone cut from the caches
+      std::vector<EncodedPair> many;
+      for (int copy = 0; copy < 5; ++copy) many.insert(many.end(), pairs.begin(), pairs.end());
+      std::vector<std::size_t> all(many.size());
+      std::iota(all.begin(), all.end(), std::size_t{0});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
+      auto [got, liveCounts] = runContinuously(running, many, {{0, all}});
+      checkEachAsAlone(model, many, got);
+    }
+    {  // a limit cuts a row as greedy search does
+      const DecodeLimits tight{0.0, 2, 2};
+      ContinuousGreedySearch cut(model, tight, 8);
+      cut.add({pairs[4]}, {9}, {false});
+      CHECK(cut.waiting() == 1);
+      CHECK(cut.step().empty());
+      CHECK(cut.waiting() == 0);
+      const auto ended = cut.step();
+      REQUIRE(ended.size() == 1);
+      CHECK(ended[0].first == 9);
+      CHECK_FALSE(ended[0].second.finished);
+      CHECK(ended[0].second.tokens == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].tokens);
+    }
   }
-  SUBCASE("waiting for room: at most 2 rows run, the others join as rows end") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
-    CHECK(*liveCounts.rbegin() == 2);
-    CHECK(running.waiting() == 0);
-    checkEachAsAlone(model, pairs, got);
-  }
-  SUBCASE("a longer source taking an ended row's place widens every row's memory") {
-    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-    auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
-    CHECK(*liveCounts.rbegin() == 2);
-    checkEachAsAlone(model, pairs, got);
-  }
-  SUBCASE("a limit cuts a row as greedy search does") {
-    const DecodeLimits tight{0.0, 2, 2};
-    ContinuousGreedySearch cut(model, tight, 8);
-    cut.add({pairs[4]}, {9}, {false});
-    CHECK(cut.waiting() == 1);
-    CHECK(cut.step().empty());
-    CHECK(cut.waiting() == 0);
-    const auto ended = cut.step();
-    REQUIRE(ended.size() == 1);
-    CHECK(ended[0].first == 9);
-    CHECK_FALSE(ended[0].second.finished);
-    CHECK(ended[0].second.tokens == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].tokens);
-  }
-}
-
-TEST_CASE("continuous greedy search refuses the Transformer decoder, whose caches grow with each step") {
-  ModelConfig c;
-  c.sourceVocab = c.targetVocab = 16;
-  c.embeddingSize = 16;
-  c.hiddenSize = 16;
-  c.encoder = c.decoder = "transformer";
-  Seq2Seq model(c);
-  CHECK_THROWS_WITH_AS(ContinuousGreedySearch(model, DecodeLimits{}, 4),
-                       "continuous batching needs the RNN decoder (this model's decoder is transformer)", InputError);
 }
 
 TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {

@@ -55,14 +55,21 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   CHECK(memory.sourceLength() == S);
   CHECK(memory[1].sizes() == torch::IntArrayRef({B, 4, S, 4}));
   auto state = model->initialDecoderState(encoded);
+  const void* firstCache = nullptr;
   for (int64_t t = 0; t < T; ++t) {
     const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
     INFO("position ", t);
     CHECK(torch::allclose(step.logProbs, full.logProbs.select(1, t), 1e-5, 1e-5));
     CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
     state = step.state;
-    REQUIRE(state.size() == 2 * 3);  // each layer's self-attention keys and values
+    // each layer's self-attention keys and values, which positions are each row's own, the next positions
+    REQUIRE(state.size() == 2 * 3 + 2);
     CHECK(state[4].sizes() == torch::IntArrayRef({B, 4, t + 1, 4}));  // one more position per step
+    CHECK(torch::equal(state[6], torch::ones({B, t + 1}, torch::kBool)));
+    CHECK(torch::equal(state[7], torch::full({B}, t + 1, torch::kInt64)));
+    // the first step makes room for 16 positions; later ones write into it, copying nothing
+    if (t == 0) firstCache = state[4].data_ptr();
+    CHECK(state[4].data_ptr() == firstCache);
   }
   // attention rows are distributions over the real source positions
   CHECK(torch::allclose(full.attention.sum(-1), torch::ones({B, T}), 1e-5, 1e-5));

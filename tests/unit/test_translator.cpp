@@ -56,7 +56,8 @@ TEST_CASE("parallel batches give what one batch at a time gives, in input order:
   for (const std::string architecture : {"rnn", "transformer"}) {
     CAPTURE(architecture);
     auto model = test::smallTranslationModel(0, architecture);
-    // beam search (and the Transformer's greedy search) decode the same batches of 3 either way
+    // beam search (and the Transformer's greedy search: sortedBatchesFaster) decode the same batches of 3
+    // either way
     checkSame(translateWith(model, sentences, 3, 3, 2), translateWith(model, sentences, 3, 3, 1));
     // the RNN's running batch takes other newcomers on each thread, whose sources pad the memory
     // to other lengths: the same pieces, scores a last bit apart
