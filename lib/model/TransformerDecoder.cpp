@@ -34,7 +34,8 @@ int64_t roomAfter(const torch::Tensor& cache) {
 
 // The cache with `fresh` [B, H, T, dk] after its positions. A decoding step writes them into the room
 // the buffer has (no copy of the t positions before, which a concatenation makes at every step);
-// without room, a buffer with room for as many positions again takes both.
+// without room, a buffer with room for 16 more takes both (beam search, whose reordering copies
+// every step, pays for no more room than that).
 torch::Tensor appended(const torch::Tensor& cache, const torch::Tensor& fresh) {
   const int64_t B = cache.size(0), H = cache.size(1), t = cache.size(2), T = fresh.size(2), dk = cache.size(3);
   if (roomAfter(cache) >= T) {
@@ -42,7 +43,7 @@ torch::Tensor appended(const torch::Tensor& cache, const torch::Tensor& fresh) {
     grown.narrow(2, t, T).copy_(fresh);
     return grown;
   }
-  const int64_t capacity = std::max<int64_t>(2 * (t + T), 16);
+  const int64_t capacity = t + T + 16;
   auto buffer = at::empty({B, H, capacity, dk}, cache.options());
   buffer.narrow(2, 0, t).copy_(cache);
   buffer.narrow(2, t, T).copy_(fresh);

@@ -67,7 +67,7 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
     CHECK(state[4].sizes() == torch::IntArrayRef({B, 4, t + 1, 4}));  // one more position per step
     CHECK(torch::equal(state[6], torch::ones({B, t + 1}, torch::kBool)));
     CHECK(torch::equal(state[7], torch::full({B}, t + 1, torch::kInt64)));
-    // the first step makes room for 16 positions; later ones write into it, copying nothing
+    // the first step makes room for 16 more positions; later ones write into it, copying nothing
     if (t == 0) firstCache = state[4].data_ptr();
     CHECK(state[4].data_ptr() == firstCache);
   }
