@@ -1,6 +1,7 @@
 #include "model/Int8Linear.h"
 
 #include "model/OneDnnBlas.h"
+#include "model/VectorClones.h"
 #include "util/BlasKernels.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
@@ -36,10 +37,6 @@ bool startsWith(const std::string& text, const char* prefix) { return text.rfind
 
 // What q in [-qmax, qmax] is shifted by to lie in u8: 128 (0..255), or 64 for 7 bits (1..127).
 int activationShift(bool reduceRange) { return reduceRange ? 64 : 128; }
-
-// The per-call loops of oneDNN's way, built for AVX-512, AVX2 and the baseline, the best the CPU
-// runs picked at load (the build itself targets the baseline).
-#define NMT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 
 // Each row of x [M, K] on its own symmetric scale (largest |x| / qmax), q = round(x / scale) in
 // [-qmax, qmax], stored as q + shift.

@@ -1,5 +1,7 @@
 #include "model/OneQueryAttention.h"
 
+#include "model/VectorClones.h"
+
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
 
@@ -11,17 +13,13 @@
 namespace nmt {
 namespace {
 
-// Built for AVX-512, AVX2 and the baseline; the CPU picks at load (the build targets the baseline).
-#define NMT_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-
 // Eight floats, which each clone keeps in its own registers (two SSE registers on the baseline).
 typedef float Floats8 __attribute__((vector_size(32)));
 
-inline Floats8 load8(const float* p) {
-  Floats8 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+// Eight floats at p, which need not be aligned. (Through a reference, not returned: a 32-byte vector
+// returned by a baseline function changes the ABI.)
+inline void load8(Floats8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
+inline void store8(float* p, const Floats8& v) { std::memcpy(p, &v, sizeof v); }
 
 // One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out.
 NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
@@ -35,7 +33,12 @@ NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t key
     const float* key = keys + j * keyStride;
     Floats8 lanes = {};
     int64_t d = 0;
-    for (; d + 8 <= dk; d += 8) lanes += load8(q + d) * load8(key + d);
+    for (; d + 8 <= dk; d += 8) {
+      Floats8 a, b;
+      load8(a, q + d);
+      load8(b, key + d);
+      lanes += a * b;
+    }
     float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
     for (; d < dk; ++d) sum += q[d] * key[d];
     scores[j] = sum / scale;
@@ -51,8 +54,11 @@ NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, in
     const float* value = values + j * valueStride;
     int64_t d = 0;
     for (; d + 8 <= dk; d += 8) {
-      const Floats8 sum = load8(context + d) + load8(value + d) * w;
-      std::memcpy(context + d, &sum, sizeof sum);
+      Floats8 sum, v;
+      load8(sum, context + d);
+      load8(v, value + d);
+      sum += v * w;
+      store8(context + d, sum);
     }
     for (; d < dk; ++d) context[d] += value[d] * w;
   }
