@@ -67,7 +67,8 @@ int checkKernels(const std::vector<int>& threads) {
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   fmt::print("OPENBLAS_CORETYPE: {}\n", coretype && *coretype ? coretype : "not set");
   fmt::print("int8 products (--int8): {}\n", describeInt8Activations());
-  fmt::print("int8 products through {}\n", int8Products() == Int8Products::OneDnn ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
+  fmt::print("int8 products through {}\n",
+             int8Products() == Int8Products::OneDnn ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
   const double translationError = sgemmError(/*translation=*/true);
   const bool translationWrong = !(translationError < 1e-4);
   fmt::print("translation's fp32 products: {}, largest relative error against double precision {:.1e} ({})\n",

@@ -22,7 +22,8 @@ std::tuple<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const to
   // through sigmoid, which LibTorch's CPU kernels compute 4x faster than tanh (the tanh took a
   // sixth of a greedy decoder step). mv: as a [B*S, A] x [A, 1] matmul it takes 5x longer.
   const int64_t rows = projectedKeys.size(0), positions = projectedKeys.size(1);
-  const auto squashed = torch::sigmoid(torch::add(inferenceLinear(queryProjection_, int8QueryProjection_, query).unsqueeze(1) * 2, projectedKeys, 2.0));
+  const auto projectedQuery = inferenceLinear(queryProjection_, int8QueryProjection_, query);
+  const auto squashed = torch::sigmoid(torch::add(projectedQuery.unsqueeze(1) * 2, projectedKeys, 2.0));
   const auto v = (energy_->weight.squeeze(0) * 2).to(squashed.scalar_type());  // bf16 under CPU autocast
   const auto energies = squashed.reshape({rows * positions, -1}).mv(v).view({rows, positions});
   const auto weights = torch::softmax(energies.masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity()), 1);

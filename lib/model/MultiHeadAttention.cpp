@@ -24,7 +24,8 @@ torch::Tensor MultiHeadAttentionImpl::splitHeads(const torch::Tensor& x) const {
 
 std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValues(const torch::Tensor& key,
                                                                                   const torch::Tensor& value) {
-  return {splitHeads(inferenceLinear(keyProjection, int8Key_, key)), splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
+  return {splitHeads(inferenceLinear(keyProjection, int8Key_, key)),
+          splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,

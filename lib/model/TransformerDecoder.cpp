@@ -90,8 +90,8 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   auto y = x + drop(dropout_, attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
   y = y + drop(dropout_, context);
-  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
-                                     drop(dropout_, torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
+  const auto inner = torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y)));
+  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_, drop(dropout_, inner)));
   out.x = y;
   out.keys = keys;
   out.values = values;
@@ -161,7 +161,8 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   // A step: each row at its own position, its padding masked. A whole target (training, forced
   // decoding) starts from the empty state: every row at 0, nothing to mask.
   const bool step = T == 1;
-  auto x = drop(dropout_, step ? positions_->atPositions(embedded, state[nextPositions(L)], cached) : positions_(embedded, cached));
+  auto x = drop(dropout_, step ? positions_->atPositions(embedded, state[nextPositions(L)], cached)
+                               : positions_(embedded, cached));
   const auto ownPositions = at::cat({state[selfMask(L)], torch::ones({B, T}, tokens.options().dtype(torch::kBool))}, 1);
   std::vector<DecoderState::Part> next;
   torch::Tensor lastCross;

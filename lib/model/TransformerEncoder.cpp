@@ -22,8 +22,8 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
   const auto normed = attentionNorm_(x);
   auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
   auto y = x + drop(dropout_, attended);
-  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_,
-                                     drop(dropout_, torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y))))));
+  const auto inner = torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y)));
+  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_, drop(dropout_, inner)));
   return {y, weights};
 }
 
