@@ -21,7 +21,7 @@ struct TranslationModel {
   c10::Device device{c10::kCPU};
   Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
   std::string directory;
-  std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on)
+  std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on, or auto where there is one)
   bool int8 = false;                     // the linear layers run in int8 (quantize)
 };
 

@@ -48,7 +48,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   // learned several times more slowly per step (validation BLEU after one Multi30k epoch 4.4
   // instead of 15.1). Some keep standard deviation 1/sqrt(E): the Transformer's
   // embeddings, which its encoder and decoder multiply by sqrt(E), and a target embedding tied to
-  // the output layer, whose logits would start ~sqrt(E) times too large (README, Results).
+  // the output layer, whose logits would start ~sqrt(E) times too large (docs/results.md).
   double embeddingStd(const std::string& name) const;
 
   ModelConfig config_;

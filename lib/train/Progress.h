@@ -6,9 +6,9 @@
 
 namespace nmt {
 
-// Reports a long job: on a terminal, one live line redrawn in place (at most a few times a
-// second); otherwise plain log lines, one per call to log(). Messages always get a line. A null
-// stream reports nothing (the workers of a distributed run other than rank 0).
+// Reports a long job: on a terminal, one live status line redrawn in place (at most a few times
+// a second); elsewhere no status, which changes too often for a log. Messages always get a line.
+// A null stream reports nothing (the workers of a distributed run other than rank 0).
 class Progress {
  public:
   explicit Progress(std::FILE* stream);

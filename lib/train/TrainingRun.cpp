@@ -269,7 +269,8 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));
   }
   auto outcome = trainer.run();
-  // a new model comes with its shortlist (nmt-translate --shortlist on); a stop by signal hurries
+  // a new model comes with its shortlist (nmt-translate's default, --shortlist auto, uses it); a stop by
+  // signal hurries
   if (group.writesFiles() && outcome.reason != StopReason::kSignal)
     progress.message(makeShortlist(dir, train.sample(kShortlistPairs, request.seed), validPairs.pairs,
                                    effective.model.sourceVocab, effective.model.targetVocab, ShortlistOptions{}));
