@@ -9,7 +9,7 @@
 #      then round 2, ...), the wall seconds of each whole process for the rows
 #        CTranslate2 float32, CTranslate2 int8,
 #        nmt the same work (--shortlist off --max-ratio 1000, float32), the same with --int8,
-#        nmt defaults (--shortlist auto, the default --max-ratio);
+#        nmt defaults (--shortlist auto, the default --max-ratio), and the defaults with --int8;
 #      each row with its output pieces, pieces/s, cased BLEU against --reference (nmt-score), the lines it
 #      shares with CTranslate2 float32's output, and for nmt rows the ratio of its best pieces/s to
 #      CTranslate2's (float32 and int8) at the same threads and decoding.
@@ -53,7 +53,7 @@ PY=/usr/bin/python3  # Debian's Python, the one that sees python3-torch
 
 MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5
 SRC="" REF="" PEER=$ROOT/../shared/peers/ct2
-ROWS=(ct2-f32 ct2-int8 nmt-same nmt-same-int8 nmt-default)
+ROWS=(ct2-f32 ct2-int8 nmt-same nmt-same-int8 nmt-default nmt-default-int8)
 declare -A LABEL SECONDS_OF PIECES_OF RATES BEST BLEU SAME
 
 usage() {
@@ -274,6 +274,7 @@ run_row() {
     nmt-same) nmt "$out.txt" "$t" "$beam" "$log" --shortlist off --max-ratio 1000 "${nmt_lp[@]}" ;;
     nmt-same-int8) nmt "$out.txt" "$t" "$beam" "$log" --shortlist off --max-ratio 1000 --int8 "${nmt_lp[@]}" ;;
     nmt-default) nmt "$out.txt" "$t" "$beam" "$log" "${nmt_lp[@]}" ;;
+    nmt-default-int8) nmt "$out.txt" "$t" "$beam" "$log" --int8 "${nmt_lp[@]}" ;;
   esac
   t1=$(now)
   s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
@@ -380,7 +381,8 @@ main() {
   parse_args "$@"
   mkdir -p "$WORK/logs"
   LABEL=([ct2-f32]="CTranslate2 float32" [ct2-int8]="CTranslate2 int8"
-         [nmt-same]="nmt same work" [nmt-same-int8]="nmt same work --int8" [nmt-default]="nmt defaults")
+         [nmt-same]="nmt same work" [nmt-same-int8]="nmt same work --int8" [nmt-default]="nmt defaults"
+         [nmt-default-int8]="nmt defaults --int8")
   preflight
   [ -z "$TRAIN_STEPS" ] || train_model
   check_model
