@@ -5,7 +5,6 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
-
 #include <string>
 
 namespace nmt {

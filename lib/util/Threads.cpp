@@ -13,8 +13,15 @@ namespace {
 using SetThreads = void (*)(int);
 using GetThreads = int (*)();
 
-GetThreads openblasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); }
-SetThreads openblasSetThreads() { return reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")); }
+// Looked up once: matrixThreads() is asked at every product of a decoding step.
+GetThreads openblasGetThreads() {
+  static const auto found = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  return found;
+}
+SetThreads openblasSetThreads() {
+  static const auto found = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  return found;
+}
 
 }  // namespace
 
