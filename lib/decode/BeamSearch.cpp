@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace nmt {
 namespace {
@@ -98,6 +99,64 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
   return parents;
 }
 
+// When as many beams live on as before, each beam's first surviving child takes its parent's slot and
+// the others take the free slots in order: the state's rows then move only where a beam's line ended
+// (DecoderState::reordered copies no others). The order of a sentence's beams decides nothing else
+// but which of two exactly equal candidates comes first.
+void keepLinesInPlace(SentenceSearch& search, std::vector<int64_t>& parents, std::size_t beamsBefore) {
+  const std::size_t n = parents.size();
+  if (n != beamsBefore || n < 2) return;
+  std::vector<std::size_t> slotOf(n, n);
+  std::vector<bool> taken(n, false);
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto parent = static_cast<std::size_t>(parents[c]);
+    if (!taken[parent]) slotOf[c] = parent, taken[parent] = true;
+  }
+  for (std::size_t c = 0, free = 0; c < n; ++c) {
+    if (slotOf[c] < n) continue;
+    while (taken[free]) ++free;
+    slotOf[c] = free, taken[free] = true;
+  }
+  auto placed = [&](auto& items) {
+    if (items.empty()) return;  // attention rows when none are kept
+    std::remove_reference_t<decltype(items)> out(n);
+    for (std::size_t c = 0; c < n; ++c) out[slotOf[c]] = std::move(items[c]);
+    items = std::move(out);
+  };
+  placed(search.histories);
+  placed(search.scores);
+  placed(search.attention);
+  placed(parents);
+}
+
+// The order of the sentences that go on (given in row order): each keeps its place, and those
+// after the last hole move into the holes, last first, so that a search that ends moves the rows
+// of one sentence rather than of every sentence after it (the order of sentences decides nothing).
+std::vector<std::size_t> holesFilledFromTheEnd(const std::vector<bool>& goesOn) {
+  std::vector<std::size_t> order;
+  std::size_t end = goesOn.size();
+  for (std::size_t a = 0; a < end; ++a) {
+    if (goesOn[a]) {
+      order.push_back(a);
+      continue;
+    }
+    while (end > a + 1 && !goesOn[end - 1]) --end;
+    if (end > a + 1) order.push_back(--end);
+  }
+  return order;
+}
+
+// For each new row's sentence, a row of the old layout that holds it (the same row where it can).
+std::vector<int64_t> rowsHolding(const std::vector<int64_t>& oldSentences, const std::vector<int64_t>& newSentences) {
+  std::unordered_map<int64_t, int64_t> rowOf;
+  for (std::size_t i = 0; i < oldSentences.size(); ++i) rowOf.emplace(oldSentences[i], static_cast<int64_t>(i));
+  std::vector<int64_t> rows(newSentences.size());
+  for (std::size_t i = 0; i < newSentences.size(); ++i)
+    rows[i] = i < oldSentences.size() && oldSentences[i] == newSentences[i] ? static_cast<int64_t>(i)
+                                                                             : rowOf.at(newSentences[i]);
+  return rows;
+}
+
 }  // namespace
 
 double normalizedScore(double score, std::size_t length, double alpha) {
@@ -132,8 +191,8 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   for (int64_t t = 0; !rowSentence.empty(); ++t) {
     const auto n = static_cast<int64_t>(rowSentence.size());
     if (rowSentence != memoryRows) {  // the layout changes only when beams are born or searches end
-      const auto rows = torch::tensor(rowSentence, torch::kInt64).to(device);
-      memory = fullMemory.select(rows);
+      memory = memoryRows.empty() ? fullMemory.select(torch::tensor(rowSentence, torch::kInt64).to(device))
+                                  : memory.reordered(rowsHolding(memoryRows, rowSentence));
       memoryRows = rowSentence;
     }
     // each live sentence's beams go into K slots of its own; empty slots score -inf
@@ -177,21 +236,28 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();
     const int64_t C = candidateScores.size(1);
-    std::vector<int64_t> nextRowSentence, parents;
-    int64_t firstRow = 0;  // the active sentence's first live row
-    for (int64_t a = 0; a < A; ++a) {
+    std::vector<int64_t> firstRows(A);  // each active sentence's first row in this step
+    std::vector<std::vector<int64_t>> survivors(A);
+    std::vector<bool> goesOn(A);
+    for (int64_t a = 0, firstRow = 0; a < A; ++a) {
       auto& search = searches[active[a]];
       const auto beams = static_cast<int64_t>(search.histories.size());
-      const auto survivors = extendSearch(
+      firstRows[a] = firstRow;
+      survivors[a] = extendSearch(
           search, candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t,
           options.lengthPenalty, weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
           weights.defined() ? weights.size(1) : 0, slice ? &slice->ids : nullptr);
-      for (int64_t beam : survivors) parents.push_back(firstRow + beam);
-      nextRowSentence.insert(nextRowSentence.end(), search.histories.size(), active[a]);
+      keepLinesInPlace(search, survivors[a], static_cast<std::size_t>(beams));
+      goesOn[a] = !search.histories.empty();
       firstRow += beams;
     }
+    std::vector<int64_t> nextRowSentence, parents;
+    for (const std::size_t a : holesFilledFromTheEnd(goesOn)) {
+      for (int64_t beam : survivors[a]) parents.push_back(firstRows[a] + beam);
+      nextRowSentence.insert(nextRowSentence.end(), survivors[a].size(), active[a]);
+    }
     rowSentence = std::move(nextRowSentence);
-    if (!rowSentence.empty()) state = step.state.select(torch::tensor(parents, torch::kInt64).to(device));
+    if (!rowSentence.empty()) state = step.state.reordered(parents);
   }
 
   std::vector<std::vector<Hypothesis>> out(B);

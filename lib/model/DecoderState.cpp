@@ -38,6 +38,37 @@ RowTensors<Kind> RowTensors<Kind>::select(const at::Tensor& rows) const {
 }
 
 template <typename Kind>
+RowTensors<Kind> RowTensors<Kind>::reordered(const std::vector<int64_t>& rows) {
+  const auto device = parts_.empty() ? at::Device(at::kCPU) : parts_[0].tensor.device();
+  const auto count = static_cast<int64_t>(rows.size());
+  if (count > this->rows()) return select(at::tensor(rows, at::kLong).to(device));
+  std::vector<int64_t> to, from;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i] != static_cast<int64_t>(i)) {
+      to.push_back(static_cast<int64_t>(i));
+      from.push_back(rows[i]);
+    }
+  if (!to.empty()) {
+    const auto fromRows = at::tensor(from, at::kLong).to(device);
+    // written back a run of consecutive rows at a time (LibTorch's index_copy_ into a strided view
+    // was slower than the gather)
+    std::vector<std::pair<std::size_t, std::size_t>> runs;  // [first, end) in `to`
+    for (std::size_t i = 0; i < to.size(); ++i)
+      if (i > 0 && to[i] == to[i - 1] + 1)
+        runs.back().second = i + 1;
+      else
+        runs.push_back({i, i + 1});
+    for (auto& p : parts_) {
+      const auto moved = p.tensor.index_select(p.batchDim, fromRows);
+      for (const auto& [first, end] : runs)
+        p.tensor.narrow(p.batchDim, to[first], static_cast<int64_t>(end - first))
+            .copy_(moved.narrow(p.batchDim, static_cast<int64_t>(first), static_cast<int64_t>(end - first)));
+    }
+  }
+  return first(count);
+}
+
+template <typename Kind>
 RowTensors<Kind> RowTensors<Kind>::first(int64_t count) const {
   auto out = *this;
   for (auto& p : out.parts_) p.tensor = p.tensor.narrow(p.batchDim, 0, count);

@@ -34,6 +34,11 @@ class RowTensors {
 
   // The given rows, in that order (beams are reordered, ended rows dropped).
   RowTensors select(const at::Tensor& rows) const;
+  // The same as select(rows) for tensors that are used up (a stepped state, a search's own memory):
+  // unless there are more rows than before, only the rows that move are copied, written over these
+  // tensors in place, and the rest cut (which keeps the Transformer's caches in buffers with room
+  // to grow, and copies nothing when beams keep their rows).
+  RowTensors reordered(const std::vector<int64_t>& rows);
   RowTensors first(int64_t count) const;  // the first `count` rows
   RowTensors rest(int64_t count) const;   // the rows after them
   // Source axes cut or padded (zeros: masked out of attention) to `length`.

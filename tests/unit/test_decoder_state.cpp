@@ -76,3 +76,23 @@ TEST_CASE("decoder state rows: overwrite puts a block's rows in place, padding e
   CHECK(running.memory[1][1][3].item<bool>() == false);
   CHECK(running.memory[1][2][3].item<bool>() == true);
 }
+
+TEST_CASE("decoder state rows: reordered gives select's rows, in place unless the rows grow") {
+  for (const auto& rows : {std::vector<int64_t>{0, 1, 2, 3, 4}, {4, 1, 1, 3, 0}, {3, 4, 2}, {2}}) {
+    CAPTURE(rows);
+    auto r = rowsOf({0, 1, 2, 3, 4}, 3);
+    const auto expected = r.state.select(torch::tensor(rows));
+    const auto expectedMemory = r.memory.select(torch::tensor(rows));
+    const auto* storage = r.state[0].data_ptr<float>();
+    const auto reordered = r.state.reordered(rows);
+    CHECK(rowIds(reordered) == rowIds(expected));
+    CHECK(reordered[0].data_ptr<float>() == storage);  // the same buffer: nothing allocated
+    const auto memory = r.memory.reordered(rows);
+    CHECK(torch::equal(memory[0], expectedMemory[0]));
+    CHECK(torch::equal(memory[1], expectedMemory[1]));
+  }
+  auto r = rowsOf({0, 1}, 3);
+  const auto grown = r.state.reordered({1, 0, 0});  // more rows than before: a select
+  CHECK(rowIds(grown) == std::vector<float>{1, 0, 0});
+  CHECK(rowIds(r.state) == std::vector<float>{0, 1});
+}
