@@ -90,8 +90,8 @@ int main(int argc, char* argv[]) {
     bool systemMalloc = false, profiling = false;
     DecodingOptions decoding;
     app::OptionTable fast("Less arithmetic per piece");
-    app::FastDecodingOptions fastOptions;
-    app::declareFastDecodingOptions(fast, fastOptions);
+    app::ModelOptions modelOptions;
+    app::declareModelOptions(fast, modelOptions);
     po::options_description desc("Benchmark options");
     desc.add_options()("model", po::value(&modelDir)->required(), "model directory")(
         "input", po::value(&input)->required(), "sentences to translate (e.g. test_2016_flickr.de)")(
@@ -111,13 +111,13 @@ int main(int argc, char* argv[]) {
                                {}, vm))
       return 0;
     if (!systemMalloc) reuseFreedMemory();
-    auto model = app::loadModelFor(fastOptions, decoding, modelDir, Runtime{}, "best.pt");
+    auto model = app::loadModelFor(modelOptions, modelDir, Runtime{});
     std::vector<std::string> sentences;
     TextLineReader reader(input);
     for (std::string line; reader.next(line);) sentences.push_back(line);
     fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters); shortlist {}, int8 {}\n",
                sentences.size(), input, modelDir, model.model->config().encoder, model.model->config().decoder,
-               model.model->parameterCount() / 1e6, decoding.shortlist ? "on" : "off", decoding.int8 ? "on" : "off");
+               model.model->parameterCount() / 1e6, model.shortlist ? "on" : "off", model.int8 ? "on" : "off");
     for (int n : threads) {
       const std::string threadInfo = configureBenchThreads(n, intraOp);
       fmt::print("--threads {} ({}); {}; translation's fp32 products: {}; CPU: {}\n", n, threadInfo,

@@ -34,13 +34,14 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
                       boost::program_options::variables_map& vm);
 
 // The value `check` returns; an InputError it throws becomes an option error (exit code 2,
-// "see PROGRAM --help"), for option values that a library function checks.
+// "see PROGRAM --help"), for option values that a library function checks. `prefix` goes before
+// the library's message (its option's name becomes the program's: "--").
 template <typename Check>
-auto optionValue(Check&& check) -> decltype(check()) {
+auto optionValue(Check&& check, const std::string& prefix = "") -> decltype(check()) {
   try {
     return check();
   } catch (const InputError& e) {
-    throw boost::program_options::error(e.what());
+    throw boost::program_options::error(prefix + e.what());
   }
 }
 

@@ -28,43 +28,32 @@ void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
             "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
 }
 
-void declareFastDecodingOptions(OptionTable& table, FastDecodingOptions& options) {
+void declareModelOptions(OptionTable& table, ModelOptions& options) {
   table.add("shortlist", options.shortlist,
             "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
             "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary; "
             "auto: on when the directory has a shortlist");
-  table.addFlag("int8", options.int8,
+  table.addFlag("int8", options.load.int8,
                 "run the linear layers with int8 weights on the CPU (the output layer, and every layer of a "
                 "Transformer; quantized once at load; the model file stays fp32): faster, slightly other scores");
+  table.add("weights", options.load.weights, "which weights of the model directory: best.pt or last.pt");
 }
 
-TranslationModel loadModelFor(const FastDecodingOptions& fast, DecodingOptions& decoding, const std::string& directory,
-                              const Runtime& runtime, const std::string& weights) {
-  if (fast.shortlist != "on" && fast.shortlist != "off" && fast.shortlist != "auto")
-    throw po::error("--shortlist must be on, off or auto, not '" + fast.shortlist + "'");
-  auto model = loadTranslationModel(directory, runtime, weights);
-  decoding.shortlist =
-      fast.shortlist == "on" || (fast.shortlist == "auto" && files::exists(ModelDirectory(directory).shortlist()));
-  decoding.int8 = fast.int8;
-  if (decoding.shortlist) loadShortlist(model);
-  if (decoding.int8) quantize(model);
-  // what loading (and quantizing: the fp32 layer int8 replaces) freed, reuseFreedMemory would keep
-  returnFreedMemory();
-  return model;
+TranslationModel loadModelFor(const ModelOptions& options, const std::string& directory, const Runtime& runtime) {
+  auto load = options.load;
+  load.shortlist = optionValue([&] { return parseShortlistUse(options.shortlist); }, "--");
+  return loadTranslationModel(directory, runtime, load);
 }
 
 void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {
   table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
-  options.parallelBatches = 0;  // the programs' default, settled by resolveBatchOptions (the library's is 1)
   table.add("parallel-batches", options.parallelBatches,
             "batches decoded at once on a CPU when the input has several, each on one thread (0: as many as "
             "--threads; 1: one at a time, its matrix work on all threads)");
 }
 
-void resolveBatchOptions(TranslatorOptions& options, const Runtime& runtime) {
-  if (options.batchSize < 1) throw po::error("--batch-size must be at least 1");
-  if (options.parallelBatches == 0)
-    options.parallelBatches = runtime.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
+void checkBatchOptions(const TranslatorOptions& options) {
+  optionValue([&] { checkBatchSize(options.batchSize); });
 }
 
 void declareBeamOptions(OptionTable& table, DecodingOptions& options) {

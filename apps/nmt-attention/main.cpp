@@ -29,7 +29,7 @@ std::vector<std::string> readLines(const std::string& path) {
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-attention", [&] {
     app::setVersionDetails(runtimeDescription());
-    std::string modelDir, input, outputDir, format = "matrix", reference, weights = "best.pt";
+    std::string modelDir, input, outputDir, format = "matrix", reference;
     bool svg = false, selfAttention = false, allHeads = false;
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
@@ -49,11 +49,10 @@ int main(int argc, char* argv[]) {
     table.addFlag("all-heads", allHeads,
                   "transformer decoder: also write each layer's per-head cross-attention "
                   "(OUT/000001.cross.layerL.headH.csv); the main matrix is the mean over the last layer's heads");
-    table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareBatchOptions(table, options);
     app::declareLengthOptions(table, options.decoding);
-    app::FastDecodingOptions fast;
-    app::declareFastDecodingOptions(table, fast);
+    app::ModelOptions modelOptions;
+    app::declareModelOptions(table, modelOptions);
     app::declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
@@ -62,10 +61,10 @@ int main(int argc, char* argv[]) {
                                argc, argv, table.description(), {}, vm))
       return 0;
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
+    app::checkBatchOptions(options);
 
     const Runtime runtime = app::startProgram(runtimeOptions);
-    app::resolveBatchOptions(options, runtime);
-    auto model = app::loadModelFor(fast, options.decoding, modelDir, runtime, weights);
+    auto model = app::loadModelFor(modelOptions, modelDir, runtime);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +
                        model.model->config().encoder + " encoder");

@@ -78,7 +78,7 @@ int main(int argc, char* argv[]) {
   return app::runMain("nmt-serve", [&] {
     app::setVersionDetails(runtimeDescription());
     std::vector<std::string> modelSpecs;
-    std::string host = "127.0.0.1", weights = "best.pt";
+    std::string host = "127.0.0.1";
     int port = 8080, batchWaitMs = 5, decoders = 0;
     std::size_t connections = 1024;
     int readTimeout = 2;
@@ -96,15 +96,14 @@ int main(int argc, char* argv[]) {
               "threads stepping running batches of greedy requests, per model whose decoder takes newcomers "
               "(the RNN decoder), beside one that encodes; --threads are shared among them "
               "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
-    table.add("weights", weights, "which weights of each directory: best.pt or last.pt");
     table.add("batch-wait-ms", batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
     table.add("max-batch-sentences", batching.maxBatchSentences, "sentences decoded together at most");
     table.add("max-request-bytes", limits.maxRequestBytes, "largest request body accepted (413 above)");
     table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
     table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
     app::declareLengthOptions(table, batching.decoding);
-    app::FastDecodingOptions fast;
-    app::declareFastDecodingOptions(table, fast);
+    app::ModelOptions modelOptions;
+    app::declareModelOptions(table, modelOptions);
     table.add("connections", connections,
               "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
     table.add("read-timeout", readTimeout,
@@ -128,7 +127,6 @@ int main(int argc, char* argv[]) {
     struct LoadedModel {
       std::string name, dir;
       TranslationModel model;
-      DecodingOptions decoding;  // with the shortlist this model got (--shortlist auto: where it has one)
     };
     std::vector<LoadedModel> loaded;
     bool anyRunningBatch = false;  // a model whose decoder takes newcomers: greedy requests go to decoder threads
@@ -136,9 +134,7 @@ int main(int argc, char* argv[]) {
       auto [name, dir] = modelSpec(spec);
       for (const auto& m : loaded)
         if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      DecodingOptions decoding = batching.decoding;
-      auto model = app::loadModelFor(fast, decoding, dir, runtime, weights);
-      loaded.push_back({name, dir, std::move(model), decoding});
+      loaded.push_back({name, dir, app::loadModelFor(modelOptions, dir, runtime)});
       anyRunningBatch = anyRunningBatch || loaded.back().model.model->decoder().takesNewcomers();
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
@@ -153,9 +149,7 @@ int main(int argc, char* argv[]) {
 
     std::vector<ServedModel> models;
     for (auto& m : loaded) {
-      BatchingTranslatorOptions own = batching;
-      own.decoding = m.decoding;
-      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), own)});
+      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), batching)});
     }
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;

@@ -114,7 +114,7 @@ void interactive(Translator& translator, Output& o, std::size_t max) {
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-translate", [&] {
     app::setVersionDetails(runtimeDescription());
-    std::string modelDir, input, output, weights = "best.pt";
+    std::string modelDir, input, output;
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
     bool scores = false, stats = false, verbose = false;
@@ -125,10 +125,9 @@ int main(int argc, char* argv[]) {
     app::declareBeamOptions(table, options.decoding);
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
-    app::FastDecodingOptions fast;
-    app::declareFastDecodingOptions(table, fast);
+    app::ModelOptions modelOptions;
+    app::declareModelOptions(table, modelOptions);
     app::declareBatchOptions(table, options);
-    table.add("weights", weights, "which weights of the directory: best.pt or last.pt");
     app::declareRuntimeOptions(table, runtimeOptions);
     table.addFlag("stats", stats, "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr");
     table.addFlag("verbose,v", verbose, "first write the device, threads and matrix kernels to stderr");
@@ -137,15 +136,15 @@ int main(int argc, char* argv[]) {
                                argc, argv, table.description(), {}, vm))
       return 0;
     app::checkBeamOptions(options.decoding);
+    app::checkBatchOptions(options);
 
     const Runtime runtime = app::startProgram(runtimeOptions);
-    app::resolveBatchOptions(options, runtime);
     if (verbose) {
       fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}; translation's fp32 products: {}\n", runtime.describe(),
                  runtime.kernelLine, describeFloatProducts());
       if (!runtime.kernelHint.empty()) fmt::print(stderr, "nmt-translate: {}\n", runtime.kernelHint);
     }
-    auto model = app::loadModelFor(fast, options.decoding, modelDir, runtime, weights);
+    auto model = app::loadModelFor(modelOptions, modelDir, runtime);
     OutputFile file(output.empty() ? "-" : output);
     Output out{file, file.stream(), options.decoding.nbest > 1 || scores};
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
@@ -154,7 +153,7 @@ int main(int argc, char* argv[]) {
     const Stopwatch clock;
     if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
     else if (prompt) interactive(translator, out, model.maxInputLength);
-    else translateStream(translator, out, options.batchSize * options.parallelBatches, model.maxInputLength);
+    else translateStream(translator, out, options.batchSize * translator.options().parallelBatches, model.maxInputLength);
     file.commit();
     if (stats) {
       const double s = clock.seconds();
@@ -164,8 +163,8 @@ int main(int argc, char* argv[]) {
       fmt::print(stderr,
                  "nmt-translate: {} sentences, {} pieces in {:.2f} s: {:.1f} sentences/s, {:.0f} pieces/s; shortlist {}, "
                  "int8 {}, {}{}\n",
-                 out.sentences, out.pieces, s, out.sentences / s, out.pieces / s, options.decoding.shortlist ? "on" : "off",
-                 options.decoding.int8 ? "on" : "off", atOnce, peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
+                 out.sentences, out.pieces, s, out.sentences / s, out.pieces / s, model.shortlist ? "on" : "off",
+                 model.int8 ? "on" : "off", atOnce, peak >= 0 ? fmt::format(", peak GPU memory {} MiB", peak) : "");
     }
     return 0;
   });

@@ -13,8 +13,6 @@ struct DecodingOptions {
   double lengthPenalty = 1.0;  // beam search: alpha of GNMT's ((5 + length) / 6)^alpha; 0 ranks by raw log-probability
   DecodeLimits limits;         // how long a translation may grow
   bool keepAttention = false;  // the best hypothesis' attention over the source
-  bool shortlist = false;      // score only each batch's shortlist (the model's shortlist.bin)
-  bool int8 = false;           // the linear layers in int8 on the CPU (quantize at load time)
 };
 
 }  // namespace nmt

@@ -2,6 +2,7 @@
 
 #include "model/Int8Linear.h"
 #include "util/FileSystem.h"
+#include "util/HeapReuse.h"
 #include "util/InputError.h"
 
 #include <algorithm>
@@ -18,15 +19,22 @@ std::size_t configuredMaxLength(const ModelDirectory& dir) {
 
 }  // namespace
 
+ShortlistUse parseShortlistUse(const std::string& text) {
+  if (text == "auto") return ShortlistUse::kAuto;
+  if (text == "on") return ShortlistUse::kOn;
+  if (text == "off") return ShortlistUse::kOff;
+  throw InputError("shortlist must be on, off or auto, not '" + text + "'");
+}
+
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
-                                      const std::string& weights) {
+                                      const ModelLoadOptions& options) {
   const ModelDirectory dir(directory);
   if (!files::isDirectory(dir.root()))
-    throw InputError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
+    throw MissingFileError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
   TranslationModel t;
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
   t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());
-  t.model = loadModel(dir.root() + "/" + weights, runtime.device);
+  t.model = loadModel(dir.root() + "/" + options.weights, runtime.device);
   t.device = runtime.device;
   t.precision = runtime.precision;
   const auto& config = t.model->config();
@@ -37,6 +45,11 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   t.model->eval();
   t.maxInputLength = configuredMaxLength(dir);
   t.directory = dir.root();
+  if (options.shortlist == ShortlistUse::kOn || (options.shortlist == ShortlistUse::kAuto && files::exists(dir.shortlist())))
+    loadShortlist(t);
+  if (options.int8) quantize(t);
+  // what loading (and quantizing: the fp32 layers int8 replaces) freed, reuseFreedMemory would keep
+  returnFreedMemory();
   return t;
 }
 

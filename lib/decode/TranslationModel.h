@@ -25,10 +25,25 @@ struct TranslationModel {
   bool int8 = false;                     // the linear layers run in int8 (quantize)
 };
 
-// Loads DIR/`weights` ("best.pt" or "last.pt") in eval mode onto the runtime's device.
-// InputError naming the directory or file when something is missing, corrupt or does not fit.
+// Whether translation scores only each batch's shortlist (the directory's shortlist.bin): auto,
+// the default, where the directory has one (it cost no BLEU on any model measured: docs/performance.md).
+enum class ShortlistUse { kAuto, kOn, kOff };
+// "on", "off" or "auto"; InputError "shortlist must be on, off or auto, not 'X'" otherwise.
+ShortlistUse parseShortlistUse(const std::string& text);
+
+// What loading settles once for every translation of the model.
+struct ModelLoadOptions {
+  std::string weights = "best.pt";  // which weights of the directory: best.pt or last.pt
+  ShortlistUse shortlist = ShortlistUse::kAuto;
+  bool int8 = false;  // the linear layers in int8 on the CPU (quantize below)
+};
+
+// Loads DIR/options.weights in eval mode onto the runtime's device, with the shortlist and int8
+// layers the options ask for. InputError naming the directory or file when something is missing
+// (MissingFileError), corrupt or does not fit; for a missing shortlist with on, a damaged or another
+// model's shortlist with on or auto; for int8 off the CPU.
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
-                                      const std::string& weights = "best.pt");
+                                      const ModelLoadOptions& options = {});
 // Loads the directory's shortlist.bin into model.shortlist; InputError naming it when it is
 // missing (saying how to make one), damaged, or made for other BPE models.
 void loadShortlist(TranslationModel& model);

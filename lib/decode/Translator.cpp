@@ -26,11 +26,14 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
 
 }  // namespace
 
+void checkBatchSize(std::size_t batchSize) {
+  if (batchSize < 1) throw InputError("--batch-size must be at least 1");
+}
+
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
-  if (options_.decoding.shortlist && !model_.shortlist)
-    throw InputError("--shortlist on, but no shortlist is loaded for " + model_.directory);
-  if (options_.parallelBatches < 1) throw InputError("--parallel-batches must be at least 1");
+  checkBatchSize(options_.batchSize);
+  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
     throw InputError("--parallel-batches " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
                      model_.device.str() + " batches run one at a time (--parallel-batches 1)");

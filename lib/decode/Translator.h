@@ -19,19 +19,23 @@ struct TranslatorOptions {
   // batches decoded at once on a CPU, each on a thread of its own with single-threaded matrix
   // products (SingleThreadedBlas): the sorted sentences' runs of batchSize go to the threads in
   // turn (run k to thread k mod parallelBatches), so the batches are those of one at a time.
-  // Used when a call brings more than one batch; 1: one at a time, matrix work on all threads.
+  // Used when a call brings more than one batch; 1: one at a time, matrix work on all threads;
+  // 0: as many as OpenBLAS has threads on a CPU, 1 elsewhere.
   // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
-  std::size_t parallelBatches = 1;
+  std::size_t parallelBatches = 0;
 };
+
+// InputError for a batch of no sentences.
+void checkBatchSize(std::size_t batchSize);
 
 // Text in, Translations out: BPE-encodes sentences, decodes them (greedy or beam search, on the
 // model's device), and reads the hypotheses back as text and pieces, in input order. An empty
 // line gives an empty translation. Runs under inference mode and the model's autocast. With
-// decoding.shortlist, each batch scores only the union of its sentences' shortlists; forced
+// the model's shortlist (loaded with it), each batch scores only the union of its sentences' shortlists; forced
 // decoding (align) always scores the whole vocabulary.
 class Translator {
  public:
-  // InputError when decoding.shortlist asks for a shortlist the model has not loaded.
+  // InputError for a batch size of 0 (checkBatchSize), or parallel batches off the CPU.
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
@@ -50,7 +54,7 @@ class Translator {
   const TranslatorOptions& options() const { return options_; }
   // The most batches any translate() so far decoded at once (1 before the first).
   std::size_t mostBatchesAtOnce() const { return mostBatchesAtOnce_; }
-  const Shortlist* shortlist() const { return options_.decoding.shortlist ? model_.shortlist.get() : nullptr; }
+  const Shortlist* shortlist() const { return model_.shortlist.get(); }
 
  private:
   // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.

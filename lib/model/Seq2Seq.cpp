@@ -110,7 +110,7 @@ void saveArchive(torch::serialize::OutputArchive& archive, const std::string& pa
 }
 
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
-  if (!files::exists(path)) throw InputError("cannot open model " + path + ": No such file or directory");
+  if (!files::exists(path)) throw MissingFileError("cannot open model " + path + ": No such file or directory");
   if (const auto damage = zipArchiveDamage(path); !damage.empty())
     throw InputError("cannot load model " + path + ": " + damage);
   try {

@@ -24,8 +24,8 @@ namespace {
 TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
   TranslatorOptions o;
   o.decoding.limits = options.decoding.limits;
-  o.decoding.shortlist = options.decoding.shortlist;
   o.batchSize = options.maxBatchSentences;
+  o.parallelBatches = 1;  // the decoder threads are the server's own
   return o;
 }
 
@@ -208,6 +208,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     options.decoding.nbest = settings.nbest;
     options.decoding.keepAttention = settings.attention;
     options.batchSize = options_.maxBatchSentences;
+    options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     Translator translator(model_, options);
     std::vector<std::string> sentences;
     for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);

@@ -60,7 +60,7 @@ class BatchingTranslator {
 
   ServeCounters counters() const;
   const TranslationModel& model() const { return model_; }
-  bool shortlist() const { return options_.decoding.shortlist; }
+  bool shortlist() const { return model_.shortlist != nullptr; }
 
  private:
   struct Job;

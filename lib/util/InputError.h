@@ -12,4 +12,10 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Bad input that is a file or folder not there (Python's FileNotFoundError).
+class MissingFileError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 }  // namespace nmt

@@ -69,11 +69,14 @@ TEST_CASE("parallel batches give what one batch at a time gives, in input order:
   }
 }
 
-TEST_CASE("parallel batches: at least one; the count of OpenBLAS's threads comes back after") {
+TEST_CASE("parallel batches: 0 is one per OpenBLAS thread; the count of OpenBLAS's threads comes back after") {
   auto model = test::smallTranslationModel();
   TranslatorOptions o;
+  o.batchSize = 0;
+  CHECK(test::errorOf([&] { Translator(model, o); }) == "--batch-size must be at least 1");
+  o.batchSize = 64;
   o.parallelBatches = 0;
-  CHECK(test::errorOf([&] { Translator(model, o); }) == "--parallel-batches must be at least 1");
+  CHECK(Translator(model, o).options().parallelBatches == static_cast<std::size_t>(std::max(1, openBlasThreads())));
   const int before = openBlasThreads();
   if (before == 0) {
     MESSAGE("the BLAS is not OpenBLAS: nothing to restore");
