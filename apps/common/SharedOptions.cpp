@@ -62,10 +62,7 @@ void declareBeamOptions(OptionTable& table, DecodingOptions& options) {
 }
 
 void checkBeamOptions(const DecodingOptions& options) {
-  if (options.beamSize < 1) throw po::error("--beam must be at least 1");
-  if (options.nbest < 1) throw po::error("--nbest must be at least 1");
-  if (options.nbest > options.beamSize)
-    throw po::error(fmt::format("--nbest {} needs --beam {} or more", options.nbest, options.nbest));
+  optionValue([&] { checkDecodingOptions(options); });
 }
 
 Runtime startProgram(const RuntimeOptions& options) {

@@ -15,4 +15,7 @@ struct DecodingOptions {
   bool keepAttention = false;  // the best hypothesis' attention over the source
 };
 
+// InputError when the beam or n-best size is below 1, or the n-best list longer than the beam.
+void checkDecodingOptions(const DecodingOptions& options);
+
 }  // namespace nmt

@@ -2,8 +2,19 @@
 
 #include "decode/BeamSearch.h"
 #include "decode/GreedySearch.h"
+#include "util/InputError.h"
+
+#include <string>
 
 namespace nmt {
+
+void checkDecodingOptions(const DecodingOptions& options) {
+  if (options.beamSize < 1) throw InputError("--beam must be at least 1");
+  if (options.nbest < 1) throw InputError("--nbest must be at least 1");
+  if (options.nbest > options.beamSize)
+    throw InputError("--nbest " + std::to_string(options.nbest) + " needs --beam " + std::to_string(options.nbest) +
+                     " or more");
+}
 
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
                                             const OutputSlice* slice) {

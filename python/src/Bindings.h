@@ -1,0 +1,11 @@
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace nmt::python {
+
+// Each adds its part of the module nmt._nmt.
+void bindTranslator(pybind11::module_& module);  // Translator, Translation, Hypothesis
+void bindText(pybind11::module_& module);        // bleu, chrf, Bpe
+
+}  // namespace nmt::python

@@ -1,0 +1,29 @@
+#include "Errors.h"
+
+#include "tokenization/BpeError.h"
+#include "util/InputError.h"
+#include "util/OutputFile.h"
+
+#include <c10/util/Exception.h>
+
+namespace nmt::python {
+
+void registerErrors(pybind11::module_&) {
+  pybind11::register_exception_translator([](std::exception_ptr error) {
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const MissingFileError& e) {
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const BpeError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const WriteError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const c10::Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what_without_backtrace());
+    }
+  });
+}
+
+}  // namespace nmt::python

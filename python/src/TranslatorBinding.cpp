@@ -1,0 +1,228 @@
+#include "Bindings.h"
+
+#include "attention/Heatmap.h"
+#include "attention/HeatmapOf.h"
+#include "decode/Translator.h"
+#include "util/InputError.h"
+#include "util/OutputFile.h"
+#include "util/Runtime.h"
+#include "util/TextLineReader.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace py = pybind11;
+
+namespace nmt::python {
+namespace {
+
+// A model loaded once, and the translations asked of it from any Python thread, run one at a time
+// (a model's modules keep per-call state) with the GIL released.
+class PythonTranslator {
+ public:
+  PythonTranslator(const std::string& directory, const std::string& device, std::optional<int> threads,
+                   const std::string& shortlist, bool int8, const std::string& weights, const std::string& precision) {
+    RuntimeOptions options;
+    options.device = device;
+    options.threads = threads.value_or(0);
+    options.precision = precision;
+    if (options.threads < 0) throw InputError("threads must be at least 0");
+    runtime_ = startRuntime(options);
+    ModelLoadOptions load;
+    load.shortlist = parseShortlistUse(shortlist);
+    load.int8 = int8;
+    load.weights = weights;
+    model_ = std::make_unique<TranslationModel>(loadTranslationModel(directory, runtime_, load));
+  }
+
+  std::vector<Translation> translate(std::vector<std::string> texts, const TranslatorOptions& options) {
+    checkLines(texts, "texts");
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Translator translator(*model_, options);
+    return translator.translate(texts);
+  }
+
+  std::vector<Translation> score(std::vector<std::string> sources, std::vector<std::string> targets,
+                                 const TranslatorOptions& options) {
+    if (sources.size() != targets.size())
+      throw InputError(std::to_string(sources.size()) + " sources but " + std::to_string(targets.size()) + " targets");
+    checkLines(sources, "sources");
+    checkLines(targets, "targets");
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Translator translator(*model_, options);
+    return translator.align(sources, targets);
+  }
+
+  const TranslationModel& model() const { return *model_; }
+  const Runtime& runtime() const { return runtime_; }
+
+ private:
+  // As every line a program reads: "texts:3: control character U+0007 at byte 4 (only tab is allowed)".
+  static void checkLines(std::vector<std::string>& lines, const std::string& name) {
+    for (std::size_t i = 0; i < lines.size(); ++i) checkInputLine(lines[i], name, i + 1);
+  }
+
+  Runtime runtime_;
+  std::unique_ptr<TranslationModel> model_;
+  std::mutex mutex_;
+};
+
+TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
+                                    std::size_t batchSize, double maxRatio) {
+  TranslatorOptions options;
+  options.decoding.beamSize = beam;
+  options.decoding.nbest = nbest;
+  options.decoding.lengthPenalty = lengthPenalty;
+  options.decoding.keepAttention = attention;
+  options.decoding.limits.ratio = maxRatio;
+  options.batchSize = batchSize;
+  checkDecodingOptions(options.decoding);
+  checkBatchSize(batchSize);
+  return options;
+}
+
+py::object attentionArray(const Translation& t) {
+  if (!t.attention.defined()) return py::none();
+  const auto weights = t.attention.to(at::kCPU, at::kFloat).contiguous();
+  py::array_t<float> out({weights.size(0), weights.size(1)});
+  std::memcpy(out.mutable_data(), weights.data_ptr<float>(), sizeof(float) * static_cast<std::size_t>(weights.numel()));
+  return std::move(out);
+}
+
+py::object svgOf(const Translation& t) {
+  if (!t.attention.defined() || t.empty()) return py::none();
+  return py::str(svgHeatmap(heatmapOf(t.attention, t.best().pieces, t.sourcePieces), t.best().text));
+}
+
+constexpr const char* kDecodingArguments = R"(
+    beam: beam size (1: greedy search, batched)
+    nbest: hypotheses kept per sentence, best first (at most beam)
+    length_penalty: beam search ranks by log-probability / ((5 + length) / 6) ** length_penalty
+    attention: keep the best hypothesis' attention over the source (Translation.attention)
+    batch_size: sentences per batch, sorted by length
+    max_ratio: a translation has at most max_ratio x source pieces + 10)";
+
+}  // namespace
+
+void bindTranslator(py::module_& m) {
+  py::class_<TranslatedHypothesis>(m, "Hypothesis", "One hypothesis of a translation.")
+      .def_readonly("text", &TranslatedHypothesis::text)
+      .def_readonly("pieces", &TranslatedHypothesis::pieces, "target pieces, '</s>' last when it was produced")
+      .def_readonly("score", &TranslatedHypothesis::score, "log-probability, </s> included when it was produced")
+      .def_readonly("finished", &TranslatedHypothesis::finished, "ended with </s> (False: cut at the length limit)")
+      .def("__repr__", [](const TranslatedHypothesis& h) {
+        return "Hypothesis(" + py::repr(py::str(h.text)).cast<std::string>() + ", score=" + std::to_string(h.score) + ")";
+      });
+
+  py::class_<Translation>(m, "Translation",
+                          "One sentence's translation: its best hypothesis, the n-best list and the attention.")
+      .def_property_readonly("text", [](const Translation& t) { return t.empty() ? std::string() : t.best().text; })
+      .def_property_readonly("score", [](const Translation& t) { return t.empty() ? 0.0 : t.best().score; },
+                             "the best hypothesis' log-probability")
+      .def_property_readonly("finished", [](const Translation& t) { return t.empty() || t.best().finished; })
+      .def_property_readonly("target_pieces",
+                             [](const Translation& t) { return t.empty() ? std::vector<std::string>() : t.best().pieces; })
+      .def_readonly("source_pieces", &Translation::sourcePieces, "the source's pieces as read, then '</s>'")
+      .def_readonly("truncated", &Translation::truncated, "the source had more pieces than the model's maximum")
+      .def_readonly("nbest", &Translation::hypotheses, "the hypotheses, best first (none for an empty input)")
+      .def_property_readonly("attention", &attentionArray,
+                             "the best hypothesis' attention, a float32 array [target pieces, source pieces] "
+                             "(rows sum to 1); None unless asked for")
+      .def("_repr_svg_", &svgOf, "the attention heatmap as nmt-attention draws it (Jupyter shows it)")
+      .def("__repr__", [](const Translation& t) {
+        const std::string text = t.empty() ? std::string() : t.best().text;
+        return "Translation(" + py::repr(py::str(text)).cast<std::string>() +
+               ", score=" + std::to_string(t.empty() ? 0.0 : t.best().score) + ")";
+      });
+
+  const DecodingOptions decoding;
+  const TranslatorOptions batching;
+  static const std::string translateDoc =
+      std::string("Translates sentences; a Translation for each, in order.\n") + kDecodingArguments;
+  py::class_<PythonTranslator>(m, "Translator",
+                               "A model directory written by nmt-train, loaded once, translating text.")
+      .def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&, bool,
+                    const std::string&, const std::string&>(),
+           py::arg("model_dir"), py::arg("device") = "cpu", py::arg("threads") = py::none(),
+           py::arg("shortlist") = "auto", py::arg("int8") = false, py::arg("weights") = "best.pt",
+           py::arg("precision") = "fp32",
+           R"(Loads a model directory.
+
+    device: cpu, cuda, cuda:N or auto
+    threads: OpenBLAS threads for matrix work (None: all cores); process-wide
+    shortlist: on, off or auto (auto: the directory's shortlist.bin where it has one)
+    int8: run the linear layers with int8 weights on the CPU (faster, slightly other scores)
+    weights: best.pt or last.pt
+    precision: fp32, or on CUDA bf16 or fp16)")
+      .def(
+          "translate",
+          [](PythonTranslator& self, std::vector<std::string> texts, int64_t beam, int64_t nbest, double lengthPenalty,
+             bool attention, std::size_t batchSize, double maxRatio) {
+            const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
+            py::gil_scoped_release release;
+            return self.translate(std::move(texts), options);
+          },
+          py::arg("texts"), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
+          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
+          py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
+          translateDoc.c_str())
+      .def(
+          "translate",
+          [](PythonTranslator& self, std::string text, int64_t beam, int64_t nbest, double lengthPenalty,
+             bool attention, std::size_t batchSize, double maxRatio) {
+            const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
+            py::gil_scoped_release release;
+            return self.translate({std::move(text)}, options).front();
+          },
+          py::arg("text"), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
+          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
+          py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
+          "Translates one sentence.")
+      .def(
+          "translate_file",
+          [](PythonTranslator& self, const std::string& input, const std::string& output, int64_t beam,
+             double lengthPenalty, std::size_t batchSize, double maxRatio) {
+            const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio);
+            py::gil_scoped_release release;
+            TextLineReader reader(input);
+            std::vector<std::string> lines;
+            for (std::string line; reader.next(line);) lines.push_back(line);
+            const auto translations = self.translate(lines, options);
+            OutputFile file(output);
+            for (const auto& t : translations) file.stream() << (t.empty() ? "" : t.best().text) << '\n';
+            file.commit();
+            return translations.size();
+          },
+          py::arg("input"), py::arg("output"), py::arg("beam") = decoding.beamSize,
+          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("batch_size") = batching.batchSize,
+          py::arg("max_ratio") = decoding.limits.ratio,
+          "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
+          "nmt-translate --output does); returns the number of lines.")
+      .def(
+          "score",
+          [](PythonTranslator& self, std::vector<std::string> sources, std::vector<std::string> targets,
+             std::size_t batchSize) {
+            TranslatorOptions options;
+            options.batchSize = batchSize;
+            checkBatchSize(batchSize);
+            py::gil_scoped_release release;
+            return self.score(std::move(sources), std::move(targets), options);
+          },
+          py::arg("sources"), py::arg("targets"), py::arg("batch_size") = batching.batchSize,
+          "Forced decoding: each source with its given target. Translation.score is the target's "
+          "log-probability (</s> included), Translation.attention its attention.")
+      .def_property_readonly("model_dir", [](const PythonTranslator& t) { return t.model().directory; })
+      .def_property_readonly("device", [](const PythonTranslator& t) { return t.model().device.str(); })
+      .def_property_readonly("shortlist", [](const PythonTranslator& t) { return t.model().shortlist != nullptr; },
+                             "whether translation scores only each batch's shortlist")
+      .def_property_readonly("int8", [](const PythonTranslator& t) { return t.model().int8; })
+      .def_property_readonly("runtime", [](const PythonTranslator& t) { return t.runtime().describe(); },
+                             "the device, precision, threads and matrix kernels, as nmt-translate -v says");
+}
+
+}  // namespace nmt::python
