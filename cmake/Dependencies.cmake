@@ -54,15 +54,21 @@ if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   endif()
 endif()
 
+# Debian's Python, whose packages (python3-selenium, python3-numpy, python3-pytest) the tests and the
+# Python module use, ahead of another python3 earlier on PATH (pyenv's, a venv's).
+if(EXISTS /usr/bin/python3)
+  set(NMT_SYSTEM_PYTHON /usr/bin/python3)
+else()
+  set(NMT_SYSTEM_PYTHON python3)
+endif()
+
 # The Python module (import nmt): pybind11 and Python's headers. A build that has no use for it
 # (e.g. scripts/gpu-check.sh against unpacked packages) can leave it out with -DNMT_BUILD_PYTHON=OFF.
 option(NMT_BUILD_PYTHON "Build the Python module nmt (needs pybind11-dev and python3-dev)" ON)
 if(NMT_BUILD_PYTHON)
   set(PYBIND11_FINDPYTHON ON)
-  # Debian's Python, whose packages (python3-numpy, python3-pytest) the module and its tests use,
-  # ahead of another python3 earlier on PATH (pyenv's, a venv's); -DPython3_EXECUTABLE=... to choose.
   if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
-    set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "the Python the module is built for")
+    set(Python3_EXECUTABLE ${NMT_SYSTEM_PYTHON} CACHE FILEPATH "the Python the module is built for")
   endif()
   find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
   find_package(pybind11 2.6 CONFIG QUIET)

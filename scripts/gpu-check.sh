@@ -179,6 +179,8 @@ configure_and_build() {
   local args=(-S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
               "-DCMAKE_PREFIX_PATH=$prefix" "-DTorch_DIR=$TORCH_DIR")
   [ -z "$NVCC" ] || args+=("-DCMAKE_CUDA_COMPILER=$NVCC")
+  # neither is the Python module (the machine's Python has no pybind11-dev)
+  args+=(-DNMT_BUILD_PYTHON=OFF)
   # nmt-serve is not what this check is about: built where cpp-httplib and nlohmann/json are installed
   if ! pkg-config --exists cpp-httplib || ! [ -f /usr/include/nlohmann/json.hpp ]; then
     echo "gpu-check: no cpp-httplib or nlohmann/json here: building without nmt-serve (-DNMT_BUILD_SERVER=OFF)"

@@ -16,6 +16,7 @@ PACKAGES=(
   libgloo-dev           # the headers of LibTorch's Gloo process group (training over several processes)
   libedit-dev           # nmt-translate's prompt: line editing and history (BSD licence)
   libcpp-httplib-dev nlohmann-json3-dev           # nmt-serve: HTTP and JSON
+  pybind11-dev python3-dev python3-numpy python3-pytest  # import nmt (build/python) and its tests
   chromium chromium-driver python3-selenium       # the test of nmt-serve's page in a real browser
 )
 

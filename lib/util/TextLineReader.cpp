@@ -17,7 +17,12 @@ void checkInputLine(std::string& line, const std::string& name, std::size_t numb
 }
 
 TextLineReader::TextLineReader(std::string path) : name_(std::move(path)), file_(name_), in_(&file_) {
-  if (!file_) throw InputError("cannot open " + name_ + ": " + std::strerror(errno));
+  if (!file_) {
+    const int error = errno;
+    const std::string message = "cannot open " + name_ + ": " + std::strerror(error);
+    if (error == ENOENT) throw MissingFileError(message);
+    throw InputError(message);
+  }
 }
 
 TextLineReader::TextLineReader(std::istream& in, std::string name) : name_(std::move(name)), in_(&in) {}

@@ -17,7 +17,8 @@ void checkInputLine(std::string& line, const std::string& name, std::size_t numb
 // checkInputLine ("FILE:LINE: invalid UTF-8 at byte N" on a bad line).
 class TextLineReader {
  public:
-  // Throws InputError "cannot open FILE: reason" when the file cannot be read.
+  // Throws InputError "cannot open FILE: reason" when the file cannot be read (MissingFileError
+  // when it is not there).
   explicit TextLineReader(std::string path);
   // Reads from a stream that the caller owns; `name` is used in messages ("<stdin>").
   TextLineReader(std::istream& in, std::string name);

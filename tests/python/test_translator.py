@@ -1,0 +1,146 @@
+"""nmt.Translator: the same translations, scores and attention as the programs, errors as Python's."""
+
+import csv
+import resource
+import threading
+
+import numpy
+import pytest
+
+import nmt
+from conftest import run
+
+
+def translate_program(bin_dir, model_dir, input_file, *options):
+    return run(bin_dir / "nmt-translate", "--model", model_dir, "--input", input_file, "--device", "cpu", *options)
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"shortlist": "off"},
+    {"int8": True},
+    {"shortlist": "on", "int8": True},
+])
+def test_greedy_translations_are_nmt_translates(bin_dir, model_dir, corpus, sources, options):
+    flags = []
+    if "shortlist" in options:
+        flags += ["--shortlist", options["shortlist"]]
+    if options.get("int8"):
+        flags.append("--int8")
+    expected = translate_program(bin_dir, model_dir, corpus / "valid.src", *flags).splitlines()
+    translator = nmt.Translator(str(model_dir), **options)
+    assert [t.text for t in translator.translate(sources)] == expected
+    assert translator.shortlist == (options.get("shortlist", "auto") != "off")
+    assert translator.int8 == options.get("int8", False)
+
+
+def test_beam_and_nbest_lines_are_nmt_translates(bin_dir, model_dir, corpus, sources):
+    expected = translate_program(bin_dir, model_dir, corpus / "valid.src", "--beam", "4", "--nbest", "3",
+                                 "--length-penalty", "0.6")
+    translations = nmt.Translator(str(model_dir)).translate(sources, beam=4, nbest=3, length_penalty=0.6)
+    lines = "".join(f"{i} ||| {h.text} ||| {h.score:.4f}\n"
+                    for i, t in enumerate(translations, 1) for h in t.nbest)
+    assert lines == expected
+    assert all(len(t.nbest) == 3 for t in translations)
+
+
+def test_one_sentence_an_empty_one_and_a_file(model_dir, corpus, sources, tmp_path):
+    translator = nmt.Translator(str(model_dir))
+    many = translator.translate(sources)
+    one = translator.translate(sources[3])
+    # alone, the sentence's products have other shapes: the same text, the score to float32's rounding
+    assert isinstance(one, nmt.Translation) and one.text == many[3].text
+    assert one.score == pytest.approx(many[3].score, abs=1e-5)
+    empty = translator.translate("")
+    assert empty.text == "" and empty.nbest == [] and empty.attention is None
+    out = tmp_path / "out.txt"
+    assert translator.translate_file(str(corpus / "valid.src"), str(out)) == len(sources)
+    assert out.read_text(encoding="utf-8").splitlines() == [t.text for t in many]
+
+
+def test_attention_rows_sum_to_one_and_match_nmt_attention(bin_dir, model_dir, corpus, sources, tmp_path):
+    run(bin_dir / "nmt-attention", "--model", model_dir, "--input", corpus / "valid.src", "--output-dir",
+        tmp_path, "--device", "cpu")
+    translations = nmt.Translator(str(model_dir)).translate(sources, attention=True)
+    for i in (0, 7, 39):
+        t = translations[i]
+        with open(tmp_path / f"{i + 1:06d}.csv", encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+        assert rows[0][1:] == t.source_pieces
+        assert [r[0] for r in rows[1:]] == t.target_pieces
+        written = numpy.array([[float(x) for x in r[1:]] for r in rows[1:]], dtype=numpy.float32)
+        assert t.attention.dtype == numpy.float32
+        assert t.attention.shape == (len(t.target_pieces), len(t.source_pieces))
+        numpy.testing.assert_allclose(t.attention.sum(axis=1), 1.0, atol=1e-5)
+        numpy.testing.assert_allclose(t.attention, written, atol=5e-7)
+        assert "<svg" in t._repr_svg_() and t.target_pieces[0] in t._repr_svg_()
+
+
+def test_forced_decoding_scores_a_translation_as_its_search_did(model_dir, sources):
+    translator = nmt.Translator(str(model_dir), shortlist="off")
+    found = translator.translate(sources[:10])
+    scored = translator.score(sources[:10], [t.text for t in found])
+    for f, s in zip(found, scored):
+        assert s.text == f.text
+        assert s.score == pytest.approx(f.score, abs=1e-4)
+        numpy.testing.assert_allclose(s.attention.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_errors_are_pythons_with_the_programs_messages(model_dir, tmp_path):
+    with pytest.raises(FileNotFoundError, match="model directory .*nowhere does not exist"):
+        nmt.Translator(str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match="^shortlist must be on, off or auto, not 'maybe'$"):
+        nmt.Translator(str(model_dir), shortlist="maybe")
+    translator = nmt.Translator(str(model_dir))
+    with pytest.raises(ValueError, match=r"^texts:2: control character U\+0007 at byte 2 \(only tab is allowed\)$"):
+        translator.translate(["fine", "a\x07b"])
+    with pytest.raises(ValueError, match="^--nbest 3 needs --beam 3 or more$"):
+        translator.translate("der Hund", beam=2, nbest=3)
+    with pytest.raises(ValueError, match="^2 sources but 1 targets$"):
+        translator.score(["a", "b"], ["c"])
+    with pytest.raises(FileNotFoundError, match="cannot open .*missing.txt"):
+        translator.translate_file(str(tmp_path / "missing.txt"), str(tmp_path / "out.txt"))
+    (tmp_path / "in.txt").write_text("der Hund\n", encoding="utf-8")
+    with pytest.raises(OSError, match="cannot write .*no-folder/out.txt: No such file or directory"):
+        translator.translate_file(str(tmp_path / "in.txt"), str(tmp_path / "no-folder" / "out.txt"))
+    with pytest.raises(TypeError):
+        translator.translate(42)
+
+
+def test_eight_threads_at_once_get_one_threads_translations(model_dir, sources):
+    translator = nmt.Translator(str(model_dir))
+    expected = [t.text for t in translator.translate(sources)]
+    results, failures = [None] * 8, []
+
+    def work(k):
+        try:
+            results[k] = [t.text for t in translator.translate(sources, beam=1 + k % 2)]
+        except Exception as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    beam2 = [t.text for t in translator.translate(sources, beam=2)]
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    for k, r in enumerate(results):
+        assert r == (expected if k % 2 == 0 else beam2)
+
+
+def test_a_thousand_calls_leave_memory_flat(model_dir, sources):
+    translator = nmt.Translator(str(model_dir))
+    for _ in range(100):  # allocator pools and caches settle
+        translator.translate(sources[:2], attention=True)
+
+    def resident_kib():
+        with open("/proc/self/status", encoding="ascii") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+    before = resident_kib()
+    for _ in range(1000):
+        translator.translate(sources[:2], attention=True)
+    grown = resident_kib() - before
+    assert grown < 4096, f"resident memory grew by {grown} KiB over 1,000 calls"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
