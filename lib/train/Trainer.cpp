@@ -157,6 +157,8 @@ bool Trainer::validate(bool scheduled) {
                                          : fmt::format(" (best {:.2f} at step {})", state_.bestBleu, state_.bestStep),
                                 note));
   saveLast();
+  if (options_.onValidation && peers_.writesFiles())
+    options_.onValidation({state_.step, result, improved, schedule_.rate(state_.step + 1)});
   return !(scheduled && options_.patience > 0 && state_.staleValidations >= options_.patience);
 }
 

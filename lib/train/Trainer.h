@@ -15,11 +15,20 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace nmt {
+
+// One validation, as TrainerOptions::onValidation hears of it.
+struct ValidationEvent {
+  int64_t step = 0;
+  ValidationResult result;
+  bool improved = false;  // the best BLEU so far (saved as best.pt)
+  double learningRate = 0.0;  // for the next step
+};
 
 struct TrainerOptions {
   LrScheduleOptions lr;                  // learning rate and its schedule
@@ -37,6 +46,9 @@ struct TrainerOptions {
   int64_t keepCheckpoints = 0;           // keep the weights of the last this many validations in kept/ (0: none)
   int64_t logEvery = 100;                // a metrics row (and a log line off a terminal) every this many steps
   Precision precision = Precision::kFp32; // bf16/fp16: autocast on CUDA, fp32 weights (fp16: loss scaling)
+  // Called after each validation (by the worker that writes files), once its checkpoints are saved;
+  // what it throws ends training and reaches run()'s caller.
+  std::function<void(const ValidationEvent&)> onValidation;
 };
 
 // Throws InputError naming the first option out of range.
@@ -48,6 +60,9 @@ struct TrainOutcome {
   StopReason reason;
   int signal = 0;       // for kSignal
   std::string message;  // one line for the user
+  int64_t steps = 0;        // optimizer steps taken in all (runTraining fills these three)
+  double bestBleu = -1.0;   // best validation BLEU (-1: no validation)
+  int64_t bestStep = 0;
 };
 
 // The training loop: Adam, clipped gradients, label-smoothed loss, scheduled learning rate,

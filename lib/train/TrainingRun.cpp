@@ -276,6 +276,9 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
                                    effective.model.sourceVocab, effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();
+  outcome.steps = state.step;
+  outcome.bestBleu = state.bestBleu;
+  outcome.bestStep = state.bestStep;
   if (state.bestStep > 0)
     outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,
                                    dir.best());

@@ -20,6 +20,19 @@ void StopSignal::install() {
   sigaction(SIGTERM, &action, nullptr);
 }
 
+StopSignal::Scope::Scope() {
+  sigaction(SIGINT, nullptr, &previousInterrupt_);
+  sigaction(SIGTERM, nullptr, &previousTerminate_);
+  g_signal = 0;
+  install();
+}
+
+StopSignal::Scope::~Scope() {
+  sigaction(SIGINT, &previousInterrupt_, nullptr);
+  sigaction(SIGTERM, &previousTerminate_, nullptr);
+  g_signal = 0;
+}
+
 int StopSignal::received() { return g_signal; }
 
 const char* StopSignal::name(int signal) {

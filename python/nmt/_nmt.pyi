@@ -1,1 +1,202 @@
-# stub: written below
+"""nmt: neural machine translation on LibTorch, from Python (the C++ library's own code)"""
+
+from typing import List, Optional, Sequence, Union, overload
+
+import numpy
+import numpy.typing
+
+class Hypothesis:
+    """One hypothesis of a translation."""
+
+    @property
+    def text(self) -> str:
+        """the hypothesis' text"""
+    @property
+    def pieces(self) -> List[str]:
+        """target pieces, '</s>' last when it was produced"""
+    @property
+    def score(self) -> float:
+        """log-probability, </s> included when it was produced"""
+    @property
+    def finished(self) -> bool:
+        """ended with </s> (False: cut at the length limit)"""
+    def __repr__(self) -> str: ...
+
+class Translation:
+    """One sentence's translation: its best hypothesis, the n-best list and the attention."""
+
+    @property
+    def text(self) -> str:
+        """the best hypothesis' text"""
+    @property
+    def score(self) -> float:
+        """the best hypothesis' log-probability"""
+    @property
+    def finished(self) -> bool:
+        """whether the best hypothesis ended with </s>"""
+    @property
+    def target_pieces(self) -> List[str]:
+        """the best hypothesis' pieces"""
+    @property
+    def source_pieces(self) -> List[str]:
+        """the source's pieces as read, then '</s>'"""
+    @property
+    def truncated(self) -> bool:
+        """the source had more pieces than the model's maximum"""
+    @property
+    def nbest(self) -> List[Hypothesis]:
+        """the hypotheses, best first (none for an empty input)"""
+    @property
+    def attention(self) -> Optional[numpy.typing.NDArray[numpy.float32]]:
+        """the best hypothesis' attention, float32 [target pieces, source pieces]; None unless asked for"""
+    def _repr_svg_(self) -> Optional[str]:
+        """the attention heatmap as nmt-attention draws it (Jupyter shows it)"""
+    def __repr__(self) -> str: ...
+
+class Translator:
+    """A model directory written by nmt-train, loaded once, translating text."""
+
+    def __init__(
+        self,
+        model_dir: str,
+        device: str = "cpu",
+        threads: Optional[int] = None,
+        shortlist: str = "auto",
+        int8: bool = False,
+        weights: str = "best.pt",
+        precision: str = "fp32",
+    ) -> None:
+        """Loads a model directory."""
+    @overload
+    def translate(
+        self,
+        texts: List[str],
+        beam: int = 1,
+        nbest: int = 1,
+        length_penalty: float = 1.0,
+        attention: bool = False,
+        batch_size: int = 64,
+        max_ratio: float = 2.0,
+    ) -> List[Translation]:
+        """Translates sentences; a Translation for each, in order."""
+    @overload
+    def translate(
+        self,
+        text: str,
+        beam: int = 1,
+        nbest: int = 1,
+        length_penalty: float = 1.0,
+        attention: bool = False,
+        batch_size: int = 64,
+        max_ratio: float = 2.0,
+    ) -> Translation:
+        """Translates one sentence."""
+    def translate_file(
+        self,
+        input: str,
+        output: str,
+        beam: int = 1,
+        length_penalty: float = 1.0,
+        batch_size: int = 64,
+        max_ratio: float = 2.0,
+    ) -> int:
+        """Translates a file line by line into `output`; returns the number of lines."""
+    def score(self, sources: List[str], targets: List[str], batch_size: int = 64) -> List[Translation]:
+        """Forced decoding: each source with its given target."""
+    @property
+    def model_dir(self) -> str:
+        """the model directory"""
+    @property
+    def device(self) -> str:
+        """the device the model runs on"""
+    @property
+    def shortlist(self) -> bool:
+        """whether translation scores only each batch's shortlist"""
+    @property
+    def int8(self) -> bool:
+        """whether the linear layers run with int8 weights"""
+    @property
+    def runtime(self) -> str:
+        """the device, precision, threads and matrix kernels, as nmt-translate -v says"""
+
+class BleuScore:
+    """Corpus BLEU as sacreBLEU 2.x computes it by default (13a, exp smoothing)."""
+
+    @property
+    def score(self) -> float:
+        """BLEU, 0..100"""
+    @property
+    def precisions(self) -> List[float]:
+        """n-gram precisions 1-4, 0..100"""
+    @property
+    def bp(self) -> float:
+        """brevity penalty"""
+    @property
+    def ratio(self) -> float:
+        """hypothesis length / reference length"""
+    @property
+    def hyp_len(self) -> int:
+        """hypothesis length"""
+    @property
+    def ref_len(self) -> int:
+        """reference length"""
+    def __str__(self) -> str: ...
+    def __repr__(self) -> str: ...
+
+def bleu(
+    hypotheses: List[str],
+    references: Union[Sequence[str], Sequence[Sequence[str]]],
+    lowercase: bool = False,
+) -> BleuScore:
+    """Corpus BLEU, nmt-score's (and sacreBLEU's) number."""
+
+class ChrfScore:
+    """Corpus chrF as sacreBLEU 2.x computes it by default."""
+
+    @property
+    def score(self) -> float:
+        """chrF, 0..100"""
+    @property
+    def beta(self) -> int:
+        """chrF's beta"""
+    def __str__(self) -> str: ...
+    def __repr__(self) -> str: ...
+
+def chrf(
+    hypotheses: List[str],
+    references: Union[Sequence[str], Sequence[Sequence[str]]],
+    lowercase: bool = False,
+) -> ChrfScore:
+    """Corpus chrF2, nmt-score's (and sacreBLEU's) number; references as for bleu()."""
+
+class Bpe:
+    """A SentencePiece BPE model (PREFIX.model): text <-> pieces."""
+
+    def __init__(self, path: str) -> None:
+        """Loads PREFIX.model (as written by nmt-bpe or nmt-train)."""
+    @staticmethod
+    def train(
+        inputs: List[str],
+        prefix: str,
+        vocab_size: int = 8000,
+        character_coverage: float = 1.0,
+        sentences: int = 0,
+        seed: int = 1,
+        threads: int = 2,
+    ) -> Bpe:
+        """Trains a BPE model on text files into PREFIX.model and PREFIX.vocab, as nmt-bpe does."""
+    def encode(self, text: str) -> List[str]:
+        """the text's pieces"""
+    def encode_ids(self, text: str) -> List[int]:
+        """the text's piece ids"""
+    def decode(self, pieces: List[str]) -> str:
+        """the text of pieces"""
+    def decode_ids(self, ids: List[int]) -> str:
+        """the text of piece ids"""
+    @property
+    def vocab_size(self) -> int:
+        """the number of pieces"""
+    @property
+    def path(self) -> str:
+        """the model file"""
+    def __len__(self) -> int: ...

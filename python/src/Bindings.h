@@ -7,5 +7,6 @@ namespace nmt::python {
 // Each adds its part of the module nmt._nmt.
 void bindTranslator(pybind11::module_& module);  // Translator, Translation, Hypothesis
 void bindText(pybind11::module_& module);        // bleu, chrf, Bpe
+void bindTrain(pybind11::module_& module);       // train
 
 }  // namespace nmt::python

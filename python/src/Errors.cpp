@@ -4,6 +4,7 @@
 #include "util/InputError.h"
 #include "util/OutputFile.h"
 
+#include <boost/program_options/errors.hpp>
 #include <c10/util/Exception.h>
 
 namespace nmt::python {
@@ -20,6 +21,8 @@ void registerErrors(pybind11::module_&) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const WriteError& e) {
       PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const boost::program_options::error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const c10::Error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what_without_backtrace());
     }

@@ -4,7 +4,7 @@
 
 namespace nmt::python {
 
-// The library's errors as Python's: InputError -> ValueError (MissingFileError ->
+// The library's errors as Python's: InputError and option errors -> ValueError (MissingFileError ->
 // FileNotFoundError), WriteError -> OSError, BpeError -> ValueError, LibTorch's -> RuntimeError
 // (its message without the C++ backtrace). The message is the programs' one line.
 void registerErrors(pybind11::module_& module);

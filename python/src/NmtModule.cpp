@@ -7,4 +7,5 @@ PYBIND11_MODULE(_nmt, module) {
   nmt::python::registerErrors(module);
   nmt::python::bindTranslator(module);
   nmt::python::bindText(module);
+  nmt::python::bindTrain(module);
 }

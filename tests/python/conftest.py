@@ -48,3 +48,10 @@ def model_dir(bin_dir, corpus):
 @pytest.fixture(scope="session")
 def sources(corpus):
     return (corpus / "valid.src").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="session")
+def tiny_options():
+    """The e2e tests' TINY_MODEL options (tiny_corpus.sh) as nmt.train keywords."""
+    words = run("bash", "-c", f'source "{TINY_CORPUS}" && printf "%s\\n" "${{TINY_MODEL[@]}}"').split()
+    return {words[i][2:].replace("-", "_"): words[i + 1] for i in range(0, len(words), 2)}

@@ -1,0 +1,75 @@
+"""nmt.train: nmt-train's run in this process, with its numbers, files and stops."""
+
+import csv
+import os
+import signal
+
+import pytest
+
+import nmt
+from conftest import run
+
+
+def metrics_without_times(model_dir):
+    with open(model_dir / "metrics.csv", encoding="utf-8", newline="") as f:
+        return [{k: v for k, v in row.items() if k not in ("tokens_per_s", "elapsed_s")} for row in csv.DictReader(f)]
+
+
+def data_options(corpus):
+    return {"train_src": str(corpus / "train.src"), "train_tgt": str(corpus / "train.tgt"),
+            "valid_src": str(corpus / "valid.src"), "valid_tgt": str(corpus / "valid.tgt")}
+
+
+def test_a_run_is_nmt_trains_on_the_same_seed(bin_dir, corpus, tiny_options, tmp_path):
+    steps = {"max_steps": 200, "valid_every": 100, "log_every": 50, "device": "cpu", "max_length": 40}
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in {**data_options(corpus), **tiny_options, **steps}.items()]
+    run(bin_dir / "nmt-train", *flags, "--model-dir", tmp_path / "program")
+    heard = []
+    summary = nmt.train(model_dir=str(tmp_path / "python"), quiet=True, on_validation=heard.append,
+                        **data_options(corpus), **tiny_options, **steps)
+    assert metrics_without_times(tmp_path / "python") == metrics_without_times(tmp_path / "program")
+    assert (tmp_path / "python" / "config.ini").read_text().split("# trained on")[0] == \
+        (tmp_path / "program" / "config.ini").read_text().split("# trained on")[0]
+    validated = [row for row in metrics_without_times(tmp_path / "program") if row["valid_bleu"]]
+    assert [e["step"] for e in heard] == [int(row["step"]) for row in validated]  # each epoch's end, and 100, 200
+    assert [round(e["bleu"], 2) for e in heard] == [float(row["valid_bleu"]) for row in validated]
+    assert summary["steps"] == 200 and summary["stopped_by"] == "max_steps"
+    assert summary["best_bleu"] == max(e["bleu"] for e in heard)
+    assert summary["best_step"] == max(heard, key=lambda e: (e["bleu"], -e["step"]))["step"]
+    assert os.path.exists(summary["best"]) and summary["last"].endswith("last.pt")
+    translator = nmt.Translator(summary["model_dir"])
+    assert translator.translate("der Hund").text
+
+
+def test_a_callbacks_exception_stops_training_after_the_checkpoint(corpus, tiny_options, tmp_path):
+    def stop(event):
+        raise ValueError(f"enough at step {event['step']}")
+
+    with pytest.raises(ValueError, match=r"^enough at step \d+$"):
+        nmt.train(model_dir=str(tmp_path / "run"), quiet=True, on_validation=stop, max_steps=500, valid_every=50,
+                  **data_options(corpus), **tiny_options)
+    assert (tmp_path / "run" / "last.pt").exists()
+    summary = nmt.train(model_dir=str(tmp_path / "run"), resume=True, quiet=True, max_steps=100)
+    assert summary["steps"] == 100
+
+
+def test_ctrl_c_saves_a_checkpoint_and_raises_keyboard_interrupt(corpus, tiny_options, tmp_path):
+    def interrupt(event):
+        os.kill(os.getpid(), signal.SIGINT)
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt, match=r"^stopped by SIGINT at step \d+; saved .*last.pt; .*continue with "
+                                                r"nmt.train\(model_dir='.*run', resume=True\)$"):
+        nmt.train(model_dir=str(tmp_path / "run"), quiet=True, on_validation=interrupt, max_steps=500,
+                  valid_every=50, **data_options(corpus), **tiny_options)
+    assert signal.getsignal(signal.SIGINT) is before  # Python's own handler is back
+    assert (tmp_path / "run" / "last.pt").exists()
+
+
+def test_bad_options_are_value_errors_with_nmt_trains_messages(corpus, tmp_path):
+    with pytest.raises(ValueError, match="unrecognised option '--max-stepz=3'"):
+        nmt.train(model_dir=str(tmp_path / "run"), max_stepz=3)
+    with pytest.raises(ValueError, match="^--model-dir is required$"):
+        nmt.train(max_steps=3)
+    with pytest.raises(ValueError, match="^nothing to resume: .*last.pt does not exist$"):
+        nmt.train(model_dir=str(tmp_path / "none"), resume=True, **data_options(corpus))
