@@ -71,6 +71,14 @@ Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> 
       [&](std::size_t i) -> const std::vector<int>& { return pairs[i].target; });
 }
 
+Batch makeSourceBatch(const std::vector<std::vector<int>>& sources, std::vector<std::size_t> examples,
+                      const c10::Device& device) {
+  static const std::vector<int> none;
+  return collate(
+      std::move(examples), device, [&](std::size_t i) -> const std::vector<int>& { return sources[i]; },
+      [&](std::size_t) -> const std::vector<int>& { return none; });
+}
+
 Batch makeBatch(const PreparedCorpus& corpus, std::vector<std::size_t> examples, const c10::Device& device) {
   return collate(
       std::move(examples), device, [&](std::size_t i) { return corpus.source(i); },

@@ -32,5 +32,8 @@ struct Batch {
 // Collates the given examples into a Batch on `device`.
 Batch makeBatch(const std::vector<EncodedPair>& pairs, std::vector<std::size_t> examples, const c10::Device& device);
 Batch makeBatch(const PreparedCorpus& corpus, std::vector<std::size_t> examples, const c10::Device& device);
+// Sources alone (each a sentence's BPE ids, without </s>), for translation: targets are `<s> </s>`.
+Batch makeSourceBatch(const std::vector<std::vector<int>>& sources, std::vector<std::size_t> examples,
+                      const c10::Device& device);
 
 }  // namespace nmt

@@ -30,7 +30,7 @@ std::size_t ContinuousGreedySearch::waiting() const {
 }
 
 ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, DecodeLimits limits,
-                                                            const std::vector<EncodedPair>& sources,
+                                                            const std::vector<std::vector<int>>& sources,
                                                             const std::vector<std::size_t>& tags,
                                                             const std::vector<bool>& keepAttention,
                                                             const Shortlist* shortlist) {
@@ -38,7 +38,7 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, Dec
   if (sources.empty()) return group;
   std::vector<std::size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
-  const Batch batch = makeBatch(sources, order, model->device());  // rows by decreasing length
+  const Batch batch = makeSourceBatch(sources, order, model->device());  // rows by decreasing length
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   group.memory = model->prepareDecoder(encoded);
   group.initial = model->initialDecoderState(encoded);
@@ -47,7 +47,7 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::encode(Seq2Seq& model, Dec
     const std::size_t i = batch.examples[r];
     const int64_t sourceLength = lengths[static_cast<int64_t>(r)].item<int64_t>();
     group.rows.push_back({tags[i], sourceLength, limits.maxLength(sourceLength), keepAttention[i], {}, {},
-                          shortlist ? shortlist->targetsFor(sources[i].source) : std::vector<int>()});
+                          shortlist ? shortlist->targetsFor(sources[i]) : std::vector<int>()});
   }
   return group;
 }

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "data/EncodedCorpus.h"
 #include "data/Shortlist.h"
 #include "decode/DecodeLimits.h"
 #include "decode/Hypothesis.h"
@@ -47,12 +46,12 @@ class ContinuousGreedySearch {
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
   // steps. Each is known by its tag; keepAttention[i]: fill that row's Hypothesis::attention.
-  static Group encode(Seq2Seq& model, DecodeLimits limits, const std::vector<EncodedPair>& sources,
+  static Group encode(Seq2Seq& model, DecodeLimits limits, const std::vector<std::vector<int>>& sources,
                       const std::vector<std::size_t>& tags, const std::vector<bool>& keepAttention,
                       const Shortlist* shortlist = nullptr);
   // The group waits for room in the running batch.
   void add(Group group);
-  void add(const std::vector<EncodedPair>& sources, const std::vector<std::size_t>& tags,
+  void add(const std::vector<std::vector<int>>& sources, const std::vector<std::size_t>& tags,
            const std::vector<bool>& keepAttention) {
     add(encode(model_, limits_, sources, tags, keepAttention, shortlist_));
   }

@@ -2,21 +2,21 @@
 
 namespace nmt {
 
-RunningBatch::RunningBatch(const Translator& translator, std::size_t capacity)
-    : translator_(translator),
-      search_(translator.model().model, translator.options().decoding.limits, capacity, translator.shortlist()) {}
+RunningBatch::RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity)
+    : codec_(model.codec()), search_(model.model, limits, capacity, model.shortlist.get()) {}
 
-Arrivals RunningBatch::encode(const Translator& translator, std::vector<std::pair<std::size_t, Translation>> sentences,
+Arrivals RunningBatch::encode(TranslationModel& model, DecodeLimits limits,
+                              std::vector<std::pair<std::size_t, Translation>> sentences,
                               const std::vector<bool>& keepAttention) {
   Arrivals arrivals;
-  std::vector<EncodedPair> sources;
+  std::vector<std::vector<int>> sources;
   std::vector<std::size_t> tags;
   for (const auto& [tag, t] : sentences) {
-    sources.push_back({t.sourceIds, {}, 0});
+    sources.push_back(t.sourceIds);
     tags.push_back(tag);
   }
-  arrivals.group = ContinuousGreedySearch::encode(translator.model().model, translator.options().decoding.limits,
-                                                  sources, tags, keepAttention, translator.shortlist());
+  arrivals.group =
+      ContinuousGreedySearch::encode(model.model, limits, sources, tags, keepAttention, model.shortlist.get());
   arrivals.sentences = std::move(sentences);
   return arrivals;
 }
@@ -30,7 +30,7 @@ std::vector<std::pair<std::size_t, Translation>> RunningBatch::step() {
   std::vector<std::pair<std::size_t, Translation>> ended;
   for (auto& [tag, hypothesis] : search_.step()) {
     auto node = sentences_.extract(tag);
-    translator_.finish(node.mapped(), {std::move(hypothesis)});
+    addHypotheses(node.mapped(), {std::move(hypothesis)}, codec_);
     ended.emplace_back(tag, std::move(node.mapped()));
   }
   return ended;

@@ -2,7 +2,7 @@
 
 #include "decode/ContinuousGreedySearch.h"
 #include "decode/Translation.h"
-#include "decode/Translator.h"
+#include "decode/TranslationModel.h"
 
 #include <cstddef>
 #include <unordered_map>
@@ -14,7 +14,7 @@ namespace nmt {
 // Sentences encoded together, on their way into a running batch, each known by its tag.
 struct Arrivals {
   ContinuousGreedySearch::Group group;
-  std::vector<std::pair<std::size_t, Translation>> sentences;  // their sources read (Translator::readSource)
+  std::vector<std::pair<std::size_t, Translation>> sentences;  // their sources read (untranslated)
 };
 
 // The one driver of greedy search with a running batch, for the translator and the server alike:
@@ -22,11 +22,13 @@ struct Arrivals {
 // step they end. Only for a model whose decoder takesNewcomers(). Call under inference mode.
 class RunningBatch {
  public:
-  RunningBatch(const Translator& translator, std::size_t capacity);
+  // With the model's shortlist where it has one loaded.
+  RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity);
 
   // Encodes the sentences (non-empty sources) as one group; reads only the model, so it may run on
   // another thread than the one that steps. keepAttention[i]: sentence i's attention is kept.
-  static Arrivals encode(const Translator& translator, std::vector<std::pair<std::size_t, Translation>> sentences,
+  static Arrivals encode(TranslationModel& model, DecodeLimits limits,
+                         std::vector<std::pair<std::size_t, Translation>> sentences,
                          const std::vector<bool>& keepAttention);
   void add(Arrivals arrivals);
 
@@ -37,7 +39,7 @@ class RunningBatch {
   bool busy() const { return rows() > 0; }
 
  private:
-  const Translator& translator_;
+  TextCodec codec_;
   ContinuousGreedySearch search_;
   std::unordered_map<std::size_t, Translation> sentences_;  // by tag, until they end
 };

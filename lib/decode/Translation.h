@@ -1,5 +1,8 @@
 #pragma once
 
+#include "decode/Hypothesis.h"
+#include "tokenization/TextCodec.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <cstddef>
@@ -30,5 +33,11 @@ struct Translation {
   bool empty() const { return hypotheses.empty(); }
   const TranslatedHypothesis& best() const { return hypotheses.front(); }
 };
+
+// A translation of `sentence` with its source read (TextCodec::source) and no hypotheses yet.
+Translation untranslated(const TextCodec& codec, const std::string& sentence);
+// A search's hypotheses (best first) into t, read back as text and pieces; the best one's attention
+// when the search kept it.
+void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec);
 
 }  // namespace nmt

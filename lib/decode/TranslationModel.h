@@ -4,6 +4,7 @@
 #include "data/Shortlist.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/BpeModel.h"
+#include "tokenization/TextCodec.h"
 #include "util/Runtime.h"
 
 #include <memory>
@@ -23,6 +24,9 @@ struct TranslationModel {
   std::string directory;
   std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on, or auto where there is one)
   bool int8 = false;                     // the linear layers run in int8 (quantize)
+
+  // Its text <-> pieces (valid while the model lives).
+  TextCodec codec() const { return TextCodec(*sourceBpe, *targetBpe, maxInputLength); }
 };
 
 // Whether translation scores only each batch's shortlist (the directory's shortlist.bin): auto,

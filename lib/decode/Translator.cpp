@@ -39,41 +39,15 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
                      model_.device.str() + " batches run one at a time (--parallel-batches 1)");
 }
 
-std::vector<int> Translator::readSource(const std::string& sentence, Translation& t) const {
-  // pieces as written (an unknown character shows itself), their ids from the same encoding
-  auto pieces = model_.sourceBpe->encodePieces(sentence);
-  t.inputPieces = pieces.size();
-  if (model_.maxInputLength > 0 && pieces.size() > model_.maxInputLength) {
-    pieces.resize(model_.maxInputLength);
-    t.truncated = true;
-  }
-  t.sourceIds.clear();
-  for (const auto& piece : pieces) t.sourceIds.push_back(model_.sourceBpe->pieceToId(piece));
-  t.sourcePieces = std::move(pieces);
-  t.sourcePieces.push_back("</s>");
-  return t.sourceIds;
-}
-
-void Translator::finish(Translation& t, std::vector<Hypothesis> hypotheses) const {
-  if (!hypotheses.empty() && hypotheses.front().attention.defined()) t.attention = hypotheses.front().attention;
-  for (auto& h : hypotheses) {
-    TranslatedHypothesis out;
-    out.text = model_.targetBpe->decodeIds(h.tokens);
-    for (int id : h.tokens) out.pieces.push_back(model_.targetBpe->idToPiece(id));
-    if (h.finished) out.pieces.push_back("</s>");
-    out.ids = std::move(h.tokens);
-    out.score = h.score;
-    out.finished = h.finished;
-    t.hypotheses.push_back(std::move(out));
-  }
-}
-
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
-                                                 std::vector<Translation>& out, std::vector<EncodedPair>& sources) const {
+                                                 std::vector<Translation>& out,
+                                                 std::vector<std::vector<int>>& sources) const {
+  const auto codec = model_.codec();
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < sentences.size(); ++i) {
-    sources[i] = {readSource(sentences[i], out[i]), {}, i + 1};
-    if (!sources[i].source.empty()) todo.push_back(i);
+    out[i] = untranslated(codec, sentences[i]);
+    sources[i] = out[i].sourceIds;
+    if (!sources[i].empty()) todo.push_back(i);
   }
   return todo;
 }
@@ -83,15 +57,16 @@ std::vector<Translation> Translator::align(const std::vector<std::string>& sente
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
-  std::vector<EncodedPair> sources(sentences.size());
+  std::vector<std::vector<int>> sources(sentences.size());
+  const auto codec = model_.codec();
   for (std::size_t i : readSources(sentences, out, sources)) {
+    auto reference = codec.reference(references.at(i));
     TranslatedHypothesis h;
-    h.text = references.at(i);
-    h.ids = model_.targetBpe->encodeIds(references[i]);
-    h.pieces = model_.targetBpe->encodePieces(references[i]);  // as written: an unknown character shows itself
-    h.pieces.push_back("</s>");
+    h.text = std::move(reference.text);
+    h.ids = std::move(reference.ids);
+    h.pieces = std::move(reference.pieces);
     h.finished = true;
-    auto forced = forcedDecode(model_.model, sources[i].source, h.ids);
+    auto forced = forcedDecode(model_.model, sources[i], h.ids);
     h.score = forced.score;
     out[i].attention = forced.attention;
     out[i].hypotheses.push_back(std::move(h));
@@ -103,12 +78,12 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
-  std::vector<EncodedPair> sources(sentences.size());
+  std::vector<std::vector<int>> sources(sentences.size());
   auto todo = readSources(sentences, out, sources);
 
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
-                   [&](std::size_t a, std::size_t b) { return sources[a].source.size() > sources[b].source.size(); });
+                   [&](std::size_t a, std::size_t b) { return sources[a].size() > sources[b].size(); });
   const auto parts = split(todo, options_.batchSize, options_.parallelBatches);
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
   if (parts.size() == 1) {
@@ -124,7 +99,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   return out;
 }
 
-void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                         std::vector<Translation>& out) {
   const auto& decoder = model_.model->decoder();
   if (options_.decoding.beamSize <= 1 && decoder.takesNewcomers() && !decoder.sortedBatchesFaster())
@@ -134,7 +109,7 @@ void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<
 }
 
 void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {
-  RunningBatch running(*this, options_.batchSize);
+  RunningBatch running(model_, options_.decoding.limits, options_.batchSize);
   std::size_t next = 0;
   while (next < todo.size() || running.busy()) {
     // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
@@ -143,26 +118,27 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
       std::vector<std::pair<std::size_t, Translation>> group;
       for (; next < end; ++next) group.emplace_back(todo[next], std::move(out[todo[next]]));
       const std::vector<bool> keepAttention(group.size(), options_.decoding.keepAttention);
-      running.add(RunningBatch::encode(*this, std::move(group), keepAttention));
+      running.add(RunningBatch::encode(model_, options_.decoding.limits, std::move(group), keepAttention));
     }
     for (auto& [i, t] : running.step()) out[i] = std::move(t);
   }
 }
 
-void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                                     std::vector<Translation>& out) {
   for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
     const std::vector<std::size_t> rows(todo.begin() + start,
                                         todo.begin() + std::min(todo.size(), start + options_.batchSize));
-    const Batch batch = makeBatch(sources, rows, model_.device);
+    const Batch batch = makeSourceBatch(sources, rows, model_.device);
     OutputSlice slice;
     if (const Shortlist* list = shortlist()) {
       std::vector<int> pieces;
-      for (std::size_t i : rows) list->addTargets(sources[i].source, pieces);
+      for (std::size_t i : rows) list->addTargets(sources[i], pieces);
       slice = model_.model->decoder().sliceOutput(list->batchList({&pieces}));
     }
     auto found = search(model_.model, batch, options_.decoding, shortlist() ? &slice : nullptr);
-    for (std::size_t r = 0; r < found.size(); ++r) finish(out[batch.examples[r]], std::move(found[r]));
+    const auto codec = model_.codec();
+    for (std::size_t r = 0; r < found.size(); ++r) addHypotheses(out[batch.examples[r]], std::move(found[r]), codec);
   }
 }
 

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "data/EncodedCorpus.h"
 #include "decode/DecodingOptions.h"
-#include "decode/Hypothesis.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
 
@@ -43,13 +41,6 @@ class Translator {
   // is the reference (its pieces as written) with its log-probability; attention is always filled.
   std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references);
 
-  // BPE-encodes one sentence into t's source fields (truncated to the model's maximum) and returns
-  // its ids, for callers that decode themselves (RunningBatch); empty for an empty line.
-  std::vector<int> readSource(const std::string& sentence, Translation& t) const;
-  // A search's hypotheses (best first) into t, read back as text and pieces; the best one's
-  // attention when the search kept it.
-  void finish(Translation& t, std::vector<Hypothesis> hypotheses) const;
-
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }
   // The most batches any translate() so far decoded at once (1 before the first).
@@ -57,18 +48,18 @@ class Translator {
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
 
  private:
-  // BPE-encodes and truncates the sentences; returns the indices of the non-empty ones.
+  // Reads each sentence's source into out and its ids into sources; returns the indices of the non-empty ones.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
-                                       std::vector<EncodedPair>& sources) const;
+                                       std::vector<std::vector<int>>& sources) const;
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out);
   // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
   // greedy search with a decoder that takes no newcomers).
-  void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+  void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                           std::vector<Translation>& out);
   // One of the two above, as the model and options ask.
-  void decode(const std::vector<std::size_t>& todo, const std::vector<EncodedPair>& sources,
+  void decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
               std::vector<Translation>& out);
 
   TranslationModel& model_;

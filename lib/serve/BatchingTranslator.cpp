@@ -19,24 +19,12 @@ struct BatchingTranslator::Job {
   std::promise<std::vector<ServedTranslation>> promise;
 };
 
-namespace {
-
-TranslatorOptions greedyOptions(const BatchingTranslatorOptions& options) {
-  TranslatorOptions o;
-  o.decoding.limits = options.decoding.limits;
-  o.batchSize = options.maxBatchSentences;
-  o.parallelBatches = 1;  // the decoder threads are the server's own
-  return o;
-}
-
-}  // namespace
-
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
-    : model_(std::move(model)), options_(options), greedy_(model_, greedyOptions(options_)) {
+    : model_(std::move(model)), options_(options) {
   if (model_.model->decoder().takesNewcomers())
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
       auto d = std::make_unique<Decoder>();
-      d->running = std::make_unique<RunningBatch>(greedy_, options_.maxBatchSentences);
+      d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
       decoders_.push_back(std::move(d));
     }
   for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
@@ -227,8 +215,8 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
     std::vector<std::pair<std::size_t, Translation>> sentences;
     std::vector<bool> keepAttention;
     for (auto& p : batch) {
-      Translation t;
-      if (greedy_.readSource(p.job->sentences[p.index], t).empty()) {  // an empty line: nothing to decode
+      Translation t = untranslated(model_.codec(), p.job->sentences[p.index]);
+      if (t.sourceIds.empty()) {  // an empty line: nothing to decode
         answer(p, served(t, false, model_.maxInputLength));
         p.job.reset();
         continue;
@@ -238,7 +226,7 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
       encoded.pending.emplace_back(nextTag_++, std::move(p));
     }
     if (sentences.empty()) return;
-    encoded.arrivals = RunningBatch::encode(greedy_, std::move(sentences), keepAttention);
+    encoded.arrivals = RunningBatch::encode(model_, options_.decoding.limits, std::move(sentences), keepAttention);
   } catch (...) {
     for (const auto& p : batch)
       if (p.job) fail(p.job);
@@ -270,7 +258,7 @@ void BatchingTranslator::stepRunning(Decoder& d) {
 void BatchingTranslator::failRunning(Decoder& d) {
   for (auto& [tag, p] : d.pending) fail(p.job);
   d.pending.clear();
-  d.running = std::make_unique<RunningBatch>(greedy_, options_.maxBatchSentences);
+  d.running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
 }
 
 }  // namespace nmt::serve

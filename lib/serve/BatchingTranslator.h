@@ -104,7 +104,6 @@ class BatchingTranslator {
 
   TranslationModel model_;
   BatchingTranslatorOptions options_;
-  Translator greedy_;  // reads sources and finishes greedy hypotheses (attention where a row kept it)
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> queue_;

@@ -214,7 +214,9 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
   }
   if (model->decoder().takesNewcomers()) {
     ContinuousGreedySearch running(model, DecodeLimits{}, 2, &shortlist);
-    running.add(pairs, {0, 1, 2, 3}, {false, false, false, false});
+    std::vector<std::vector<int>> ids;
+    for (const auto& pair : pairs) ids.push_back(pair.source);
+    running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
     std::map<std::size_t, Hypothesis> got;
     for (int step = 0; step < 100 && got.size() < 4; ++step)
       for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
@@ -442,10 +444,10 @@ std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuou
   std::set<std::size_t> liveCounts;
   for (int step = 0; step < 300 && got.size() < pairs.size(); ++step) {
     if (auto a = adds.find(step); a != adds.end()) {
-      std::vector<EncodedPair> group;
+      std::vector<std::vector<int>> group;
       std::vector<bool> attention;
       for (auto i : a->second) {
-        group.push_back(pairs[i]);
+        group.push_back(pairs[i].source);
         attention.push_back(i % 2 == 1);
       }
       search.add(group, a->second, attention);
@@ -525,7 +527,7 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
     {  // a limit cuts a row as greedy search does
       const DecodeLimits tight{0.0, 2, 2};
       ContinuousGreedySearch cut(model, tight, 8);
-      cut.add({pairs[4]}, {9}, {false});
+      cut.add({pairs[4].source}, {9}, {false});
       CHECK(cut.waiting() == 1);
       CHECK(cut.step().empty());
       CHECK(cut.waiting() == 0);
