@@ -2,6 +2,7 @@
 #include "tokenization/BpeError.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
+#include "tokenization/TextCodec.h"
 #include "tokenization/WordCachedEncoder.h"
 #include "tokenization/SpecialIds.h"
 
@@ -115,4 +116,31 @@ TEST_CASE("word by word through the cache, lines get exactly SentencePiece's ids
   CHECK_FALSE(WordCachedEncoder::splittable("Tab\tim Satz"));
   CHECK_FALSE(WordCachedEncoder::splittable("a ¨ b"));
   CHECK(WordCachedEncoder::splittable("Œuvre für Ärzte"));
+}
+
+TEST_CASE("text codec: a source's pieces as written with </s>, cut at the maximum; targets back to text") {
+  const BpeModel bpe(test::sharedBpeModelPath());
+  const std::string sentence = "Ein Mädchen fährt über die Straße.";  // every character known
+  const auto all = TextCodec(bpe, bpe, 0).source(sentence);
+  CHECK(all.ids == bpe.encodeIds(sentence));
+  auto pieces = bpe.encodePieces(sentence);
+  pieces.push_back("</s>");
+  CHECK(all.pieces == pieces);
+  CHECK(all.inputPieces == all.ids.size());
+  CHECK_FALSE(all.truncated);
+  const auto cut = TextCodec(bpe, bpe, 3).source(sentence);
+  CHECK(cut.ids == std::vector<int>(all.ids.begin(), all.ids.begin() + 3));
+  CHECK(cut.pieces == std::vector<std::string>{pieces[0], pieces[1], pieces[2], "</s>"});
+  CHECK(cut.inputPieces == all.ids.size());
+  CHECK(cut.truncated);
+  const TextCodec codec(bpe, bpe, 0);
+  const auto finished = codec.target(all.ids, true);
+  CHECK(finished.text == sentence);
+  CHECK(finished.pieces == pieces);
+  CHECK(finished.ids == all.ids);
+  CHECK(codec.target(all.ids, false).pieces.size() == all.ids.size());
+  const auto reference = codec.reference(sentence);
+  CHECK(reference.ids == all.ids);
+  CHECK(reference.pieces == pieces);
+  CHECK(TextCodec(bpe, bpe, 0).source("").pieces == std::vector<std::string>{"</s>"});
 }
