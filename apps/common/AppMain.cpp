@@ -35,6 +35,9 @@ int runMain(const std::string& program, const std::function<int()>& body) {
   } catch (const po::error& e) {
     fmt::print(stderr, "{}: {} (see {} --help)\n", program, e.what(), program);
     return kExitUsage;
+  } catch (const OptionError& e) {
+    fmt::print(stderr, "{}: error: {}\n", program, programSpelling(e));
+    return kExitFailure;
   } catch (const std::exception& e) {
     fmt::print(stderr, "{}: error: {}\n", program, e.what());
     return kExitFailure;

@@ -33,15 +33,21 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
                       const boost::program_options::positional_options_description& positional,
                       boost::program_options::variables_map& vm);
 
+// An OptionError's message with its options named as on the command line: --nbest.
+inline std::string programSpelling(const OptionError& e) {
+  return e.spelled([](const std::string& name) { return "--" + name; });
+}
+
 // The value `check` returns; an InputError it throws becomes an option error (exit code 2,
-// "see PROGRAM --help"), for option values that a library function checks. `prefix` goes before
-// the library's message (its option's name becomes the program's: "--").
+// "see PROGRAM --help"), for option values that a library function checks.
 template <typename Check>
-auto optionValue(Check&& check, const std::string& prefix = "") -> decltype(check()) {
+auto optionValue(Check&& check) -> decltype(check()) {
   try {
     return check();
+  } catch (const OptionError& e) {
+    throw boost::program_options::error(programSpelling(e));
   } catch (const InputError& e) {
-    throw boost::program_options::error(prefix + e.what());
+    throw boost::program_options::error(e.what());
   }
 }
 

@@ -41,7 +41,7 @@ void declareModelOptions(OptionTable& table, ModelOptions& options) {
 
 TranslationModel loadModelFor(const ModelOptions& options, const std::string& directory, const Runtime& runtime) {
   auto load = options.load;
-  load.shortlist = optionValue([&] { return parseShortlistUse(options.shortlist); }, "--");
+  load.shortlist = optionValue([&] { return parseShortlistUse(options.shortlist); });
   return loadTranslationModel(directory, runtime, load);
 }
 

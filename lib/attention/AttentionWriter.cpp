@@ -18,7 +18,7 @@ std::string weight(float w) { return fmt::format("{:.6f}", w); }
 AttentionWriter::AttentionWriter(std::string directory, std::string format, bool svg)
     : directory_(std::move(directory)), format_(std::move(format)), svg_(svg) {
   if (format_ != "matrix" && format_ != "long")
-    throw InputError("--format must be matrix or long, not '" + format_ + "'");
+    throw OptionError("`format` must be matrix or long, not '" + format_ + "'");
   try {
     files::createDirectories(directory_);
   } catch (const std::runtime_error& e) {

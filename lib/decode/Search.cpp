@@ -9,10 +9,10 @@
 namespace nmt {
 
 void checkDecodingOptions(const DecodingOptions& options) {
-  if (options.beamSize < 1) throw InputError("--beam must be at least 1");
-  if (options.nbest < 1) throw InputError("--nbest must be at least 1");
+  if (options.beamSize < 1) throw OptionError("`beam` must be at least 1");
+  if (options.nbest < 1) throw OptionError("`nbest` must be at least 1");
   if (options.nbest > options.beamSize)
-    throw InputError("--nbest " + std::to_string(options.nbest) + " needs --beam " + std::to_string(options.nbest) +
+    throw OptionError("`nbest` " + std::to_string(options.nbest) + " needs `beam` " + std::to_string(options.nbest) +
                      " or more");
 }
 

@@ -23,7 +23,7 @@ ShortlistUse parseShortlistUse(const std::string& text) {
   if (text == "auto") return ShortlistUse::kAuto;
   if (text == "on") return ShortlistUse::kOn;
   if (text == "off") return ShortlistUse::kOff;
-  throw InputError("shortlist must be on, off or auto, not '" + text + "'");
+  throw OptionError("`shortlist` must be on, off or auto, not '" + text + "'");
 }
 
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
@@ -54,7 +54,7 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
 }
 
 void quantize(TranslationModel& model) {
-  if (!model.device.is_cpu()) throw InputError("--int8 is for the CPU; this run's device is " + model.device.str());
+  if (!model.device.is_cpu()) throw OptionError("`int8` is for the CPU; this run's device is " + model.device.str());
   useInt8Engine();
   model.model->encoder().quantize();
   model.model->decoder().quantize();

@@ -27,7 +27,7 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
 }  // namespace
 
 void checkBatchSize(std::size_t batchSize) {
-  if (batchSize < 1) throw InputError("--batch-size must be at least 1");
+  if (batchSize < 1) throw OptionError("`batch-size` must be at least 1");
 }
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
@@ -35,7 +35,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   checkBatchSize(options_.batchSize);
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
-    throw InputError("--parallel-batches " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
+    throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
                      model_.device.str() + " batches run one at a time (--parallel-batches 1)");
 }
 

@@ -139,7 +139,7 @@ void useInt8Engine() {
     }
     if (engine != at::QEngine::NoQEngine) found += (found.empty() ? "" : ", ") + name;
   }
-  throw InputError("--int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine; this LibTorch has " +
+  throw OptionError("`int8` needs LibTorch's oneDNN, x86 or FBGEMM quantized engine; this LibTorch has " +
                    (found.empty() ? std::string("none") : found) + " (QNNPACK is slower than fp32 on this CPU)");
 }
 

@@ -10,13 +10,13 @@ namespace nmt {
 
 LrSchedule::LrSchedule(LrScheduleOptions options) : options_(std::move(options)) {
   if (options_.kind != "plateau" && options_.kind != "inverse-sqrt")
-    throw InputError("--lr-schedule must be plateau or inverse-sqrt, not '" + options_.kind + "'");
-  if (!(options_.lr > 0.0)) throw InputError("--lr must be positive");
-  if (options_.warmupSteps < 0) throw InputError("--warmup-steps must not be negative");
+    throw OptionError("`lr-schedule` must be plateau or inverse-sqrt, not '" + options_.kind + "'");
+  if (!(options_.lr > 0.0)) throw OptionError("`lr` must be positive");
+  if (options_.warmupSteps < 0) throw OptionError("`warmup-steps` must not be negative");
   if (options_.kind == "inverse-sqrt" && options_.warmupSteps == 0)
-    throw InputError("--lr-schedule inverse-sqrt needs --warmup-steps above 0");
-  if (!(options_.decay > 0.0 && options_.decay <= 1.0)) throw InputError("--lr-decay must be in (0, 1]");
-  if (options_.patience < 1) throw InputError("--lr-patience must be at least 1");
+    throw OptionError("`lr-schedule` inverse-sqrt needs `warmup-steps` above 0");
+  if (!(options_.decay > 0.0 && options_.decay <= 1.0)) throw OptionError("`lr-decay` must be in (0, 1]");
+  if (options_.patience < 1) throw OptionError("`lr-patience` must be at least 1");
 }
 
 double LrSchedule::rate(int64_t step) const {

@@ -49,7 +49,7 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
   validateTrainerOptions(options_);
   if (!model_->decoder().feedsOwnPredictions() &&
       (options_.teacherForcing < 1.0 || (options_.teacherForcingDecaySteps > 0 && options_.teacherForcingMin < 1.0)))
-    throw InputError("--teacher-forcing below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
+    throw OptionError("`teacher-forcing` below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
                      "prefix at once");
   checkPrecisionDevice(options_.precision, device_);
   state_.lrSchedule = schedule_.stateText();
@@ -59,13 +59,13 @@ void validateTrainerOptions(const TrainerOptions& options) {
   LrSchedule check(options.lr);  // throws on a bad schedule
   if (options.teacherForcing < 0.0 || options.teacherForcing > 1.0 || options.teacherForcingMin < 0.0 ||
       options.teacherForcingMin > 1.0)
-    throw InputError("--teacher-forcing and --teacher-forcing-min must be in [0, 1]");
+    throw OptionError("`teacher-forcing` and `teacher-forcing-min` must be in [0, 1]");
   if (options.labelSmoothing < 0.0 || options.labelSmoothing >= 1.0)
-    throw InputError("--label-smoothing must be in [0, 1)");
-  if (options.logEvery < 1) throw InputError("--log-every must be at least 1");
-  if (options.keepCheckpoints < 0) throw InputError("--keep-checkpoints must not be negative");
+    throw OptionError("`label-smoothing` must be in [0, 1)");
+  if (options.logEvery < 1) throw OptionError("`log-every` must be at least 1");
+  if (options.keepCheckpoints < 0) throw OptionError("`keep-checkpoints` must not be negative");
   if (options.batching.batchTokens == 0 && options.batching.batchSentences == 0)
-    throw InputError("--batch-tokens must be positive");
+    throw OptionError("`batch-tokens` must be positive");
 }
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {

@@ -186,7 +186,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
                          TrainingPeers* peers) {
   SoloTraining solo;
   TrainingPeers& group = peers ? *peers : solo;
-  if (request.modelDir.empty()) throw InputError("--model-dir is required");
+  if (request.modelDir.empty()) throw OptionError("`model-dir` is required");
   validateTrainerOptions(request.trainer);
   request.model.validate();  // before any data is read (the vocabulary sizes come later)
   const c10::Device device = runtime.device;
@@ -232,7 +232,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
   if (request.model.shareEmbeddings && !files::exists(dir.jointBpe()))
-    throw InputError("--share-embeddings needs one joint BPE model (--joint-vocab), but " + dir.root() +
+    throw OptionError("`share-embeddings` needs one joint BPE model (`joint-vocab`), but " + dir.root() +
                      " has one per language");
   TrainingRequest effective = request;
   effective.model.sourceVocab = sourceBpe.vocabSize();

@@ -9,7 +9,7 @@ Precision parsePrecision(const std::string& text) {
   if (text == "fp32") return Precision::kFp32;
   if (text == "bf16") return Precision::kBf16;
   if (text == "fp16") return Precision::kFp16;
-  throw InputError("--precision must be fp32, bf16 or fp16, not '" + text + "'");
+  throw OptionError("`precision` must be fp32, bf16 or fp16, not '" + text + "'");
 }
 
 std::string precisionName(Precision precision) {
@@ -22,7 +22,7 @@ std::string precisionName(Precision precision) {
 
 void checkPrecisionDevice(Precision precision, const c10::Device& device) {
   if (precision != Precision::kFp32 && !device.is_cuda())
-    throw InputError("--precision " + precisionName(precision) + " needs a CUDA device (on " + device.str() +
+    throw OptionError("`precision` " + precisionName(precision) + " needs a CUDA device (on " + device.str() +
                      " the model runs in fp32)");
 }
 

@@ -26,7 +26,7 @@ SetThreads openblasSetThreads() {
 }  // namespace
 
 std::string configureThreads(int threads) {
-  if (threads < 0) throw InputError("--threads must be 0 (library defaults) or positive, not " + std::to_string(threads));
+  if (threads < 0) throw OptionError("`threads` must be 0 (library defaults) or positive, not " + std::to_string(threads));
   const auto set = openblasSetThreads();
   const auto get = openblasGetThreads();
   if (set) {

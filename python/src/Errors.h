@@ -4,7 +4,8 @@
 
 namespace nmt::python {
 
-// The library's errors as Python's: InputError and option errors -> ValueError (MissingFileError ->
+// The library's errors as Python's: InputError and option errors -> ValueError (OptionError's names
+// spelled as keywords: batch_size; MissingFileError ->
 // FileNotFoundError), WriteError -> OSError, BpeError -> ValueError, LibTorch's -> RuntimeError
 // (its message without the C++ backtrace). The message is the programs' one line.
 void registerErrors(pybind11::module_& module);

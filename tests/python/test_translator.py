@@ -94,8 +94,10 @@ def test_errors_are_pythons_with_the_programs_messages(model_dir, tmp_path):
     translator = nmt.Translator(str(model_dir))
     with pytest.raises(ValueError, match=r"^texts:2: control character U\+0007 at byte 2 \(only tab is allowed\)$"):
         translator.translate(["fine", "a\x07b"])
-    with pytest.raises(ValueError, match="^--nbest 3 needs --beam 3 or more$"):
+    with pytest.raises(ValueError, match="^nbest 3 needs beam 3 or more$"):
         translator.translate("der Hund", beam=2, nbest=3)
+    with pytest.raises(ValueError, match="^batch_size must be at least 1$"):
+        translator.translate("der Hund", batch_size=0)
     with pytest.raises(ValueError, match="^2 sources but 1 targets$"):
         translator.score(["a", "b"], ["c"])
     with pytest.raises(FileNotFoundError, match="cannot open .*missing.txt"):

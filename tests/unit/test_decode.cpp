@@ -240,7 +240,7 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
     useInt8Engine();
   } catch (const InputError& e) {
     MESSAGE("no fast int8 engine here, so no int8 to compare: ", e.what());
-    CHECK(std::string(e.what()).rfind("--int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine", 0) == 0);
+    CHECK(std::string(e.what()).rfind("int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine", 0) == 0);
     return;
   }
   // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)

@@ -93,7 +93,7 @@ TEST_CASE("learning-rate schedules") {
   CHECK_FALSE(plateau.onValidation(12.0));           // a new best
 
   o.kind = "cosine";
-  CHECK(errorOf([&] { LrSchedule bad(o); }) == "--lr-schedule must be plateau or inverse-sqrt, not 'cosine'");
+  CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-schedule must be plateau or inverse-sqrt, not 'cosine'");
 }
 
 TEST_CASE("training state survives its text form") {
@@ -155,9 +155,9 @@ TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that re
   CHECK(parsePrecision("bf16") == Precision::kBf16);
   CHECK(parsePrecision("fp16") == Precision::kFp16);
   CHECK(precisionName(Precision::kFp16) == "fp16");
-  CHECK(errorOf([] { parsePrecision("fp8"); }) == "--precision must be fp32, bf16 or fp16, not 'fp8'");
+  CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16 or fp16, not 'fp8'");
   CHECK(errorOf([] { checkPrecisionDevice(Precision::kBf16, c10::Device(c10::kCPU)); }) ==
-        "--precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
+        "precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
   CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp32, c10::Device(c10::kCPU)); }).empty());
   CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp16, c10::Device(c10::kCUDA, 0)); }).empty());
 

@@ -73,7 +73,7 @@ TEST_CASE("parallel batches: 0 is one per OpenBLAS thread; the count of OpenBLAS
   auto model = test::smallTranslationModel();
   TranslatorOptions o;
   o.batchSize = 0;
-  CHECK(test::errorOf([&] { Translator(model, o); }) == "--batch-size must be at least 1");
+  CHECK(test::errorOf([&] { Translator(model, o); }) == "batch-size must be at least 1");
   o.batchSize = 64;
   o.parallelBatches = 0;
   CHECK(Translator(model, o).options().parallelBatches == static_cast<std::size_t>(std::max(1, openBlasThreads())));
