@@ -73,3 +73,9 @@ def test_bad_options_are_value_errors_with_nmt_trains_messages(corpus, tmp_path)
         nmt.train(max_steps=3)
     with pytest.raises(ValueError, match="^nothing to resume: .*last.pt does not exist$"):
         nmt.train(model_dir=str(tmp_path / "none"), resume=True, **data_options(corpus))
+
+
+def test_a_loss_that_is_not_finite_is_a_runtime_error(corpus, tiny_options, tmp_path):
+    options = {**tiny_options, "lr": 1e30, "clip_norm": 0}
+    with pytest.raises(RuntimeError, match=r"^training stopped at step \d+: the loss is not finite"):
+        nmt.train(model_dir=str(tmp_path / "run"), quiet=True, max_steps=50, **data_options(corpus), **options)
