@@ -148,14 +148,13 @@ Shortlist Shortlist::learn(const std::vector<EncodedPair>& pairs, const Shortlis
   Shortlist out;
   out.key_ = key;
   out.options_ = options;
-  const auto banned = [](int t) { return t == SpecialIds::kPad || t == SpecialIds::kBos; };
   out.perSource_.resize(static_cast<std::size_t>(key.sourceVocab));
   std::vector<std::pair<double, int>> candidates;
   for (int64_t s = 0; s < key.sourceVocab; ++s) {
     candidates.clear();
     for (std::size_t k = start[s]; k < start[s + 1]; ++k) {
       const int t = static_cast<int>(links[k] % T);
-      if (!banned(t)) candidates.emplace_back(-prob[k], t);  // most likely first, then by id
+      if (SpecialIds::producible(t)) candidates.emplace_back(-prob[k], t);  // most likely first, then by id
     }
     const auto keep = std::min<std::size_t>(candidates.size(), static_cast<std::size_t>(std::max(0, options.perSource)));
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(keep), candidates.end());
@@ -171,7 +170,7 @@ Shortlist Shortlist::learn(const std::vector<EncodedPair>& pairs, const Shortlis
   out.always_ = {SpecialIds::kUnk, SpecialIds::kEos};
   for (int t : byFrequency) {
     if (static_cast<int>(out.always_.size()) >= options.frequent + 2) break;
-    if (!banned(t) && frequency[t] > 0 && t != SpecialIds::kUnk && t != SpecialIds::kEos) out.always_.push_back(t);
+    if (SpecialIds::producible(t) && frequency[t] > 0 && t != SpecialIds::kUnk && t != SpecialIds::kEos) out.always_.push_back(t);
   }
   std::sort(out.always_.begin(), out.always_.end());
   return out;

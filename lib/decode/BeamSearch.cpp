@@ -1,5 +1,6 @@
 #include "decode/BeamSearch.h"
 
+#include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 
 #include <algorithm>
@@ -173,7 +174,6 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   const auto fullMemory = model->prepareDecoder(encoded);
-  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
 
   std::vector<SentenceSearch> searches(B);
   for (int64_t r = 0; r < B; ++r) {
@@ -210,7 +210,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       active.push_back(s);
     }
     auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice);
-    if (!slice) step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());  // no slice holds them
+    leaveOutUnproducible(step.logProbs, slice);
     const int64_t V = step.logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());
     // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are

@@ -1,6 +1,7 @@
 #include "decode/ContinuousGreedySearch.h"
 
 #include "data/Batch.h"
+#include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
@@ -15,9 +16,7 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       limits_(limits),
       device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
-      shortlist_(shortlist),
-      banned_(torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}},
-                            torch::TensorOptions().dtype(torch::kInt64).device(device_))) {
+      shortlist_(shortlist) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");
@@ -150,7 +149,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  if (!slice) step.logProbs.index_fill_(1, banned_, -std::numeric_limits<float>::infinity());  // no slice holds them
+  leaveOutUnproducible(step.logProbs, slice);
   auto [best, next] = step.logProbs.max(-1);
   if (slice) next = slice->deviceIds.index_select(0, next);
   // one transfer to the host: each row's log-probability and token (then attention, if kept)

@@ -79,7 +79,6 @@ class ContinuousGreedySearch {
   const Shortlist* shortlist_;
   OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
-  at::Tensor banned_;  // never <pad> or <s>, as in greedySearch
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension
   std::size_t keepingAttention_ = 0;  // live rows that keep attention

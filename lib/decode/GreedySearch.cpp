@@ -1,5 +1,6 @@
 #include "decode/GreedySearch.h"
 
+#include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 
 #include <limits>
@@ -28,12 +29,10 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   DecoderState state = model->initialDecoderState(encoded);
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
-  const auto banned = torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}}, longOptions);
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice);
-    // never <pad> or <s>: they are not words (and an early model may rank them first); no slice holds them
-    if (!slice) step.logProbs.index_fill_(1, banned, -std::numeric_limits<float>::infinity());
+    leaveOutUnproducible(step.logProbs, slice);
     auto [best, next] = step.logProbs.max(-1);
     if (slice) next = slice->deviceIds.index_select(0, next);
     scores.index_add_(0, alive, best.to(torch::kFloat64));

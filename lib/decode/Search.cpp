@@ -2,11 +2,20 @@
 
 #include "decode/BeamSearch.h"
 #include "decode/GreedySearch.h"
+#include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
+
+#include <limits>
 
 #include <string>
 
 namespace nmt {
+
+void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice) {
+  if (slice) return;
+  for (int id = 0; id < SpecialIds::kCount; ++id)
+    if (!SpecialIds::producible(id)) logProbs.select(1, id).fill_(-std::numeric_limits<float>::infinity());
+}
 
 void checkDecodingOptions(const DecodingOptions& options) {
   if (options.beamSize < 1) throw OptionError("`beam` must be at least 1");

@@ -15,4 +15,8 @@ namespace nmt {
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
                                             const OutputSlice* slice = nullptr);
 
+// Log-probabilities [rows, vocabulary] with the ids no translation produces
+// (SpecialIds::producible) at -inf. A slice's (a shortlist's) hold none of them: left as they are.
+void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice);
+
 }  // namespace nmt

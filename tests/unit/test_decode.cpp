@@ -5,8 +5,10 @@
 #include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
+#include "decode/Search.h"
 #include "model/Int8Linear.h"
 #include "model/Seq2Seq.h"
+#include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
 #include <doctest/doctest.h>
@@ -146,6 +148,39 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   CHECK(beamTotal >= greedyTotal - 1e-4);  // float rounding differs between batch shapes
   // the copy task was learned: greedy output is the source
   for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
+}
+
+TEST_CASE("no search produces <pad> or <s>, even from a model that ranks them first") {
+  auto scores = torch::zeros({2, 8});
+  leaveOutUnproducible(scores, nullptr);
+  CHECK(torch::isinf(scores).sum().item<int64_t>() == 4);
+  CHECK(std::isinf(scores[1][SpecialIds::kPad].item<float>()));
+  CHECK(std::isinf(scores[0][SpecialIds::kBos].item<float>()));
+  CHECK(scores[0][SpecialIds::kEos].item<float>() == 0.0f);
+  {
+    const std::string architecture = eachArchitecture();
+    auto model = copyModel(architecture);
+    torch::NoGradGuard noGrad;
+    for (auto& p : model->named_parameters())
+      if (p.key() == "decoder.output.bias")
+        p.value().index_put_({torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}})}, 100.0);
+    c10::InferenceMode inference;
+    const auto pairs = sources();
+    const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+    auto check = [](const std::vector<int>& tokens) {
+      CHECK(std::count_if(tokens.begin(), tokens.end(), [](int t) { return !SpecialIds::producible(t); }) == 0);
+      CHECK(!tokens.empty());
+    };
+    for (const auto& h : greedySearch(model, batch, DecodeLimits{})) check(h.tokens);
+    for (const auto& hs : beamSearch(model, batch, beamOptions(3, 3, 1.0)))
+      for (const auto& h : hs) check(h.tokens);
+    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
+    std::vector<std::vector<int>> ids;
+    for (const auto& pair : pairs) ids.push_back(pair.source);
+    running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
+    for (int step = 0; step < 100 && running.live() + running.waiting() > 0; ++step)
+      for (const auto& [tag, h] : running.step()) check(h.tokens);
+  }
 }
 
 TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the rows forced decoding gives it") {
@@ -489,8 +524,8 @@ std::vector<EncodedPair> moreSources() {
 TEST_CASE("continuous greedy search: sentences joining a running batch between steps get what greedy search gives each alone") {
   // each architecture in turn (the Transformer's rows join with empty caches: the others' positions are
   // padding they must not see), each way of joining on its own running batch
-  for (const std::string architecture : {"rnn", "transformer"}) {
-    CAPTURE(architecture);
+  {
+    const std::string architecture = eachArchitecture();
     auto model = copyModel(architecture);
     c10::InferenceMode inference;
     const auto pairs = moreSources();
