@@ -112,9 +112,7 @@ int main(int argc, char* argv[]) {
       return 0;
     if (!systemMalloc) reuseFreedMemory();
     auto model = app::loadModelFor(modelOptions, modelDir, Runtime{});
-    std::vector<std::string> sentences;
-    TextLineReader reader(input);
-    for (std::string line; reader.next(line);) sentences.push_back(line);
+    const auto sentences = readLines(input);
     fmt::print("{} sentences from {}; model {} ({} encoder, {} decoder, {:.1f} M parameters); shortlist {}, int8 {}\n",
                sentences.size(), input, modelDir, model.model->config().encoder, model.model->config().decoder,
                model.model->parameterCount() / 1e6, model.shortlist ? "on" : "off", model.int8 ? "on" : "off");

@@ -14,18 +14,6 @@
 namespace po = boost::program_options;
 using namespace nmt;
 
-namespace {
-
-std::vector<std::string> readLines(const std::string& path) {
-  TextLineReader reader(path);
-  std::vector<std::string> lines;
-  std::string line;
-  while (reader.next(line)) lines.push_back(line);
-  return lines;
-}
-
-}  // namespace
-
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-attention", [&] {
     app::setVersionDetails(runtimeDescription());

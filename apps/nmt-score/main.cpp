@@ -8,8 +8,6 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include <iostream>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,15 +17,6 @@ using namespace nmt;
 namespace {
 
 constexpr const char* kProgram = "nmt-score";
-
-std::vector<std::string> readLines(const std::string& path) {
-  std::unique_ptr<TextLineReader> reader =
-      path == "-" ? std::make_unique<TextLineReader>(std::cin, "<stdin>") : std::make_unique<TextLineReader>(path);
-  std::vector<std::string> lines;
-  std::string line;
-  while (reader->next(line)) lines.push_back(line);
-  return lines;
-}
 
 std::vector<std::string> splitMetrics(const std::string& list) {
   std::vector<std::string> out;

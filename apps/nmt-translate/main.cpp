@@ -53,11 +53,7 @@ void warnTruncated(const std::string& name, std::size_t line, const Translation&
 }
 
 void translateFile(Translator& translator, Output& o, const std::string& path, std::size_t max) {
-  TextLineReader reader(path);
-  std::vector<std::string> lines;
-  std::string line;
-  while (reader.next(line)) lines.push_back(line);
-  const auto translations = translator.translate(lines);
+  const auto translations = translator.translate(readLines(path));
   for (std::size_t i = 0; i < translations.size(); ++i) {
     warnTruncated(path, i + 1, translations[i], max);
     write(o, translations[i], i + 1);

@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
+#include <memory>
 
 namespace nmt {
 
@@ -34,6 +36,14 @@ bool TextLineReader::next(std::string& line) {
   }
   checkInputLine(line, name_, ++line_);
   return true;
+}
+
+std::vector<std::string> readLines(const std::string& path) {
+  // (held by pointer: a reader of a file points into itself)
+  const auto reader = path == "-" ? std::make_unique<TextLineReader>(std::cin, "<stdin>") : std::make_unique<TextLineReader>(path);
+  std::vector<std::string> lines;
+  for (std::string line; reader->next(line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace nmt

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <istream>
 #include <string>
+#include <vector>
 
 namespace nmt {
 
@@ -22,6 +23,8 @@ class TextLineReader {
   explicit TextLineReader(std::string path);
   // Reads from a stream that the caller owns; `name` is used in messages ("<stdin>").
   TextLineReader(std::istream& in, std::string name);
+  TextLineReader(const TextLineReader&) = delete;  // it reads through a pointer into itself
+  TextLineReader& operator=(const TextLineReader&) = delete;
 
   bool next(std::string& line);
   std::size_t lineNumber() const { return line_; }
@@ -33,5 +36,9 @@ class TextLineReader {
   std::istream* in_;
   std::size_t line_ = 0;
 };
+
+// Every line of a file ("-": standard input, named <stdin> in messages), each through
+// checkInputLine.
+std::vector<std::string> readLines(const std::string& path);
 
 }  // namespace nmt

@@ -189,10 +189,7 @@ void bindTranslator(py::module_& m) {
              double lengthPenalty, std::size_t batchSize, double maxRatio) {
             const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio);
             py::gil_scoped_release release;
-            TextLineReader reader(input);
-            std::vector<std::string> lines;
-            for (std::string line; reader.next(line);) lines.push_back(line);
-            const auto translations = self.translate(lines, options);
+            const auto translations = self.translate(readLines(input), options);
             OutputFile file(output);
             for (const auto& t : translations) file.stream() << (t.empty() ? "" : t.best().text) << '\n';
             file.commit();
