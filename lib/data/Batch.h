@@ -27,6 +27,9 @@ struct Batch {
   std::size_t targetTokens = 0;       // real tokens (with <s> and </s>)
 
   std::size_t size() const { return examples.size(); }
+  // What the decoder reads, target[:, :-1] (<s> first), and what it is scored against, target[:, 1:].
+  at::Tensor decoderInput() const { return target.narrow(1, 0, target.size(1) - 1); }
+  at::Tensor gold() const { return target.narrow(1, 1, target.size(1) - 1); }
 };
 
 // Collates the given examples into a Batch on `device`.

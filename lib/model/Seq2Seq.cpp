@@ -25,7 +25,7 @@ EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tens
 
 DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
   const auto encoded = encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  return decode(batch.target.narrow(1, 0, batch.target.size(1) - 1), encoded, teacherForcingRatio);
+  return decode(batch.decoderInput(), encoded, teacherForcingRatio);
 }
 
 DecoderOutput Seq2SeqImpl::decode(const torch::Tensor& targetInput, const EncoderOutput& encoded,

@@ -187,7 +187,7 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
   at::Tensor loss;  // mean over this worker's gold tokens
   int64_t tokens = 0;
   if (batch) {
-    const auto gold = batch->target.narrow(1, 1, batch->target.size(1) - 1);
+    const auto gold = batch->gold();
     LossTerms terms;
     {
       const AutocastScope autocast(device_, options_.precision);

@@ -32,7 +32,7 @@ ValidationResult Validator::run(Seq2Seq& model) const {
   for (const auto& rows : batches_) {
     const Batch batch = makeBatch(pairs_, {rows.begin(), rows.end()}, device_);
     const auto out = model->forward(batch, 1.0);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto gold = batch.gold();
     const auto terms = labelSmoothedLoss(out.logProbs, gold, 0.0, SpecialIds::kPad);
     nll += terms.nll.item<double>();
     tokens += terms.tokens;

@@ -56,7 +56,7 @@ Seq2Seq copyModel(const std::string& architecture = "rnn") {
     std::iota(rows.begin(), rows.end(), 0);
     const Batch batch = makeBatch(pairs, rows, c10::Device(c10::kCPU));
     const auto out = model->forward(batch);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto gold = batch.gold();
     const auto loss = torch::nll_loss(out.logProbs.reshape({-1, 16}), gold.reshape(-1), {}, at::Reduction::Mean, 0);
     adam.zero_grad();
     loss.backward();
@@ -325,7 +325,7 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
       model->encoder().quantize();
       model->decoder().quantize();
       const auto forced = model->forward(batch, 1.0).logProbs;
-      const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1).unsqueeze(-1);
+      const auto gold = batch.gold().unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
       const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
       // each reference piece's log-probability (0.072 seen with the output layer alone in int8, 0.11 with

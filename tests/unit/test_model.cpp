@@ -184,7 +184,7 @@ TEST_CASE("teacher forcing: ratio 1 feeds the gold tokens, ratio 0 the model's o
   model->initialize();
   model->eval();
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
-  const auto gold = batch.target.narrow(1, 0, batch.target.size(1) - 1);
+  const auto gold = batch.decoderInput();  // the gold decoder inputs
   const auto forced = model->forward(batch, 1.0);
   CHECK(torch::equal(forced.inputs, gold));
   const auto free = model->forward(batch, 0.0);
@@ -207,7 +207,7 @@ TEST_CASE("gradients reach every parameter") {
       model->initialize();
       const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
       const auto out = model->forward(batch);
-      const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+      const auto gold = batch.gold();
       torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
                                       torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad))
           .backward();
@@ -251,7 +251,7 @@ TEST_CASE("a small model of each architecture learns to reverse sequences") {
       for (int k = 0; k < 64; ++k) rows.push_back(rng() % train.size());
       const Batch batch = makeBatch(train, rows, kCpu);
       const auto out = model->forward(batch);
-      const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+      const auto gold = batch.gold();
       auto loss = torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
                                                   torch::nn::functional::NLLLossFuncOptions().ignore_index(0));
       adam.zero_grad();
@@ -268,7 +268,7 @@ TEST_CASE("a small model of each architecture learns to reverse sequences") {
     const auto memory = model->prepareDecoder(encoded);
     DecoderState state = model->initialDecoderState(encoded);
     auto previous = torch::full({static_cast<int64_t>(all.size())}, SpecialIds::kBos, torch::kInt64);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto gold = batch.gold();
     int64_t correct = 0, total = 0;
     for (int64_t t = 0; t < gold.size(1); ++t) {
       auto step = model->decodeStep(previous, state, memory);
@@ -458,7 +458,7 @@ TEST_CASE("CUDA: every module's forward and backward on CUDA equal the CPU's") {
         auto lossOf = [&](Seq2Seq& model, const c10::Device& device) {
           const Batch batch = makeBatch(somePairs(), {0, 1, 2}, device);
           const auto out = model->forward(batch);
-          const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+          const auto gold = batch.gold();
           auto loss = torch::nn::functional::nll_loss(
               out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
               torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad));

@@ -190,7 +190,7 @@ TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, c
     model->initialize();
     const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
     const Batch batch = makeBatch(pairs, {0, 1}, c10::Device(c10::kCPU));
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto gold = batch.gold();
     const auto reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0);
     torch::Tensor loss;
     {
@@ -300,7 +300,7 @@ TEST_CASE("a checkpoint restores weights, Adam's state and the random generator 
   const Batch batch = makeBatch(pairs, {0, 1}, c10::Device(c10::kCPU));
   auto trainStep = [&](Seq2Seq& m, torch::optim::Adam& opt) {
     const auto out = m->forward(batch);
-    const auto loss = labelSmoothedLoss(out.logProbs, batch.target.narrow(1, 1, batch.target.size(1) - 1), 0.1, 0).loss;
+    const auto loss = labelSmoothedLoss(out.logProbs, batch.gold(), 0.1, 0).loss;
     opt.zero_grad();
     loss.backward();
     opt.step();
@@ -332,7 +332,7 @@ void trainStepOn(Seq2Seq& model, torch::optim::Adam& adam, const c10::Device& de
   const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
   const Batch batch = makeBatch(pairs, {0, 1}, device);
   const auto out = model->forward(batch);
-  const auto loss = labelSmoothedLoss(out.logProbs, batch.target.narrow(1, 1, batch.target.size(1) - 1), 0.1, 0).loss;
+  const auto loss = labelSmoothedLoss(out.logProbs, batch.gold(), 0.1, 0).loss;
   adam.zero_grad();
   loss.backward();
   adam.step();
@@ -431,7 +431,7 @@ TEST_CASE("CUDA: bf16 and fp16 training steps stay close to fp32 and keep fp32 w
     model->to(test::kCudaDevice);
     const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
     const Batch batch = makeBatch(pairs, {0, 1}, test::kCudaDevice);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
+    const auto gold = batch.gold();
     const double reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0).loss.item<double>();
     torch::Tensor loss;
     {
