@@ -7,7 +7,7 @@
 #include "parallel/DataParallelPeers.h"
 #include "parallel/WorkerEnvironment.h"
 #include "data/ModelDirectory.h"
-#include "train/Progress.h"
+#include "util/Progress.h"
 #include "train/TrainingRun.h"
 #include "util/CudaRuntime.h"
 #include "util/Device.h"

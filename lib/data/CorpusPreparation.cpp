@@ -2,7 +2,7 @@
 
 #include "tokenization/BpeModel.h"
 #include "tokenization/WordCachedEncoder.h"
-#include "train/Progress.h"
+#include "util/Progress.h"
 #include "util/Crc32.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"

@@ -3,7 +3,7 @@
 #include "data/EncodedCorpus.h"
 #include "data/PreparedCorpus.h"
 #include "data/ModelDirectory.h"
-#include "train/Progress.h"
+#include "util/Progress.h"
 #include "model/Seq2Seq.h"
 #include "train/DynamicLossScaler.h"
 #include "train/LrSchedule.h"

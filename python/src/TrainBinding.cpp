@@ -2,7 +2,7 @@
 
 #include "TrainingOptions.h"
 #include "data/ModelDirectory.h"
-#include "train/Progress.h"
+#include "util/Progress.h"
 #include "train/TrainingRun.h"
 #include "util/InputError.h"
 #include "util/StopSignal.h"

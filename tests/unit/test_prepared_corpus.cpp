@@ -4,7 +4,7 @@
 #include "data/LengthBucketBatcher.h"
 #include "data/PreparedCorpus.h"
 #include "tokenization/BpeModel.h"
-#include "train/Progress.h"
+#include "util/Progress.h"
 
 #include <doctest/doctest.h>
 

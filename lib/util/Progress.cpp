@@ -1,4 +1,4 @@
-#include "train/Progress.h"
+#include "util/Progress.h"
 
 #include <unistd.h>
 

@@ -1,0 +1,49 @@
+"""Checks that lib/ is layered as docs/architecture.md draws it: a folder includes only the folders
+before it in LAYERS (and itself), and nothing under lib/ includes the programs' code (apps/).
+
+Usage: include_layers.py LIB_DIR
+"""
+import pathlib
+import re
+import sys
+
+# Each folder may include those before it. train comes after eval (validation BLEU); parallel after
+# train: it implements train's TrainingPeers interface for several processes (the one inversion of
+# "training is built on the rest", by design); serve after decode.
+LAYERS = ["util", "tokenization", "eval", "data", "model", "decode", "attention", "train", "parallel", "serve"]
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.MULTILINE)
+
+
+def violations(lib):
+    found = []
+    folders = sorted(p.name for p in lib.iterdir() if p.is_dir())
+    for folder in folders:
+        if folder not in LAYERS:
+            found.append(f"lib/{folder}/ is not in LAYERS: place it in tests/build/include_layers.py and "
+                         "docs/architecture.md")
+            continue
+        allowed = set(LAYERS[:LAYERS.index(folder) + 1])
+        for source in sorted((lib / folder).rglob("*")):
+            if source.suffix not in (".h", ".cpp"):
+                continue
+            for included in INCLUDE.findall(source.read_text(encoding="utf-8", errors="replace")):
+                if included in LAYERS and included not in allowed:
+                    found.append(f"{source.relative_to(lib.parent)} includes {included}/, a layer after {folder}/")
+                elif included not in LAYERS and (lib.parent / "apps" / included).is_dir():
+                    found.append(f"{source.relative_to(lib.parent)} includes the programs' {included}/")
+    return found
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    found = violations(pathlib.Path(sys.argv[1]).resolve())
+    for line in found:
+        print(f"FAIL: {line}", file=sys.stderr)
+    if found:
+        sys.exit(1)
+    print(f"lib/ layered as {' < '.join(LAYERS)}")
+
+
+if __name__ == "__main__":
+    main()
