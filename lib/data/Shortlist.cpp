@@ -242,7 +242,7 @@ void Shortlist::save(const std::string& path) const {
 Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected) {
   std::string bytes;
   if (!readBytes(path, bytes))
-    throw InputError("no shortlist " + path + " (make one with nmt-shortlist --model " +
+    throw MissingFileError("no shortlist " + path + " (make one with nmt-shortlist --model " +
                      path.substr(0, path.find_last_of('/')) + ")");
   Reader r(bytes, path);
   if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)

@@ -146,3 +146,18 @@ def test_a_thousand_calls_leave_memory_flat(model_dir, sources):
     grown = resident_kib() - before
     assert grown < 4096, f"resident memory grew by {grown} KiB over 1,000 calls"
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+
+
+def test_shortlist_auto_is_on_exactly_where_the_directory_has_one(model_dir, sources, tmp_path):
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for f in model_dir.iterdir():
+        if f.is_file() and f.name != "shortlist.bin":
+            (bare / f.name).write_bytes(f.read_bytes())
+    assert nmt.Translator(str(model_dir)).shortlist
+    auto = nmt.Translator(str(bare))
+    assert not auto.shortlist
+    assert [t.text for t in auto.translate(sources)] == \
+        [t.text for t in nmt.Translator(str(model_dir), shortlist="off").translate(sources)]
+    with pytest.raises(FileNotFoundError, match=f"^no shortlist {bare}/shortlist.bin \\(make one with nmt-shortlist"):
+        nmt.Translator(str(bare), shortlist="on")
