@@ -73,6 +73,11 @@ ServeCounters BatchingTranslator::counters() const {
   return counters_;
 }
 
+bool BatchingTranslator::waitForBatches(std::size_t batches, std::chrono::milliseconds timeout) const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return batchFormed_.wait_for(lock, timeout, [&] { return counters_.batches >= batches; });
+}
+
 std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
   const DecodeSettings settings = queue_.front().job->settings;
   std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
@@ -90,6 +95,7 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
   ++counters_.batches;
   counters_.sentences += batch.size();
   counters_.largestBatch = std::max(counters_.largestBatch, batch.size());
+  batchFormed_.notify_all();
   return batch;
 }
 

@@ -59,6 +59,9 @@ class BatchingTranslator {
   std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, DecodeSettings settings);
 
   ServeCounters counters() const;
+  // Waits until `batches` batches have been formed in all (counters().batches), at most `timeout`;
+  // whether they were. For callers that must know a batch is on its way without polling.
+  bool waitForBatches(std::size_t batches, std::chrono::milliseconds timeout) const;
   const TranslationModel& model() const { return model_; }
   bool shortlist() const { return model_.shortlist != nullptr; }
 
@@ -106,6 +109,7 @@ class BatchingTranslator {
   BatchingTranslatorOptions options_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
+  mutable std::condition_variable batchFormed_;
   std::deque<Pending> queue_;
   bool stopping_ = false;
   bool readerDone_ = false;  // the queue is drained and the reader gone: decoders finish and stop

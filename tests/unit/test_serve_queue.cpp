@@ -72,8 +72,7 @@ TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at onc
   BatchingTranslator full(test::smallTranslationModel(), queueOptions(60s, 3));
   auto answer = full.submit({"eins", "zwei", "drei", "vier"}, {});
   // three fill a batch at once; the fourth would wait a minute for company, so only check the first batch went
-  std::this_thread::sleep_for(20ms);
-  for (int i = 0; i < 500 && full.counters().batches == 0; ++i) std::this_thread::sleep_for(10ms);
+  CHECK(full.waitForBatches(1, 10s));
   CHECK(full.counters().batches == 1);
   CHECK(full.counters().largestBatch == 3);
   // the destructor finishes the queued sentence without waiting out its minute
@@ -149,7 +148,7 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
   options.decoding.limits = {30.0, 0, 100000};
   BatchingTranslator queue(endlessModel(), options);
   auto first = queue.submit({kLongSentence}, {});
-  for (int i = 0; i < 1000 && queue.counters().batches == 0; ++i) std::this_thread::sleep_for(1ms);
+  REQUIRE(queue.waitForBatches(1, 10s));
   REQUIRE(queue.counters().batches == 1);
   auto second = queue.submit({"Hund"}, DecodeSettings{1, 1, true});
   Overlap o;
