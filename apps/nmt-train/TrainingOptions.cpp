@@ -36,22 +36,9 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("bpe-sentences", r.bpe.sentenceLimit, "train BPE on a seeded sample of this many training pairs (0: all)");
 
   t.section("model");
-  t.add("encoder", r.model.encoder, "rnn (bidirectional GRU/LSTM) or transformer (self-attention)");
-  t.add("decoder", r.model.decoder, "rnn (GRU/LSTM with Bahdanau attention) or transformer (needs --encoder transformer)");
-  t.add("cell", r.model.cell, "recurrent cell of the RNN encoder and the RNN decoder: gru or lstm");
-  t.add("embedding-size", r.model.embeddingSize, "token embedding size (d_model of the transformer encoder and decoder)");
-  t.add("hidden-size", r.model.hiddenSize, "RNN state size per direction, RNN decoder state and attention size");
-  t.add("layers", r.model.layers, "encoder layers (and decoder layers unless --decoder-layers is set)");
-  t.add("decoder-layers", r.model.decoderLayers,
-        "decoder layers with the transformer encoder (0: as --layers); the rnn encoder needs as many as --layers");
-  t.add("bidirectional", r.model.bidirectional, "the RNN encoder reads both ways");
-  t.add("heads", r.model.heads, "attention heads of the transformer encoder and decoder");
-  t.add("ff-size", r.model.feedForwardSize, "feed-forward width of the transformer encoder and decoder");
-  t.add("dropout", r.model.dropout, "dropout on embeddings, between layers and before the output layer");
-  t.add("tie-embeddings", r.model.tieTargetEmbeddings, "the output layer reuses the target embeddings");
-  t.add("share-embeddings", r.model.shareEmbeddings,
-        "the transformer decoder reads the source embeddings (needs --joint-vocab; with --tie-embeddings one matrix "
-        "serves all three)");
+  r.model.forEachField([&](const char* key, const char* help, auto& field) {
+    if (help) t.add(key, field, help);  // the vocabulary sizes come from the BPE models
+  });
 
   t.section("training");
   t.add("batch-tokens", r.trainer.batching.batchTokens, "token budget per batch: sentences x longest side");

@@ -7,22 +7,16 @@
 namespace nmt {
 namespace {
 
+std::string valueText(const std::string& v) { return v; }
+std::string valueText(int64_t v) { return std::to_string(v); }
+std::string valueText(bool v) { return v ? "true" : "false"; }
+std::string valueText(double v) { return std::to_string(v); }
+
 std::map<std::string, std::string> asMap(const ModelConfig& c) {
-  return {{"encoder", c.encoder},
-          {"decoder", c.decoder},
-          {"cell", c.cell},
-          {"sourceVocab", std::to_string(c.sourceVocab)},
-          {"targetVocab", std::to_string(c.targetVocab)},
-          {"embeddingSize", std::to_string(c.embeddingSize)},
-          {"hiddenSize", std::to_string(c.hiddenSize)},
-          {"layers", std::to_string(c.layers)},
-          {"decoderLayers", std::to_string(c.decoderDepth())},
-          {"bidirectional", c.bidirectional ? "true" : "false"},
-          {"heads", std::to_string(c.heads)},
-          {"feedForwardSize", std::to_string(c.feedForwardSize)},
-          {"dropout", std::to_string(c.dropout)},
-          {"tieTargetEmbeddings", c.tieTargetEmbeddings ? "true" : "false"},
-          {"shareEmbeddings", c.shareEmbeddings ? "true" : "false"}};
+  std::map<std::string, std::string> out;
+  c.forEachField([&](const char* key, const char*, const auto& field) { out[key] = valueText(field); });
+  out["decoder-layers"] = valueText(c.decoderDepth());  // 0 ("as many as layers") saved as what it means
+  return out;
 }
 
 int64_t toInt(const std::string& key, const std::string& value) {
@@ -42,6 +36,23 @@ bool toBool(const std::string& key, const std::string& value) {
   throw InputError("model config: " + key + " must be true or false, not '" + value + "'");
 }
 
+void readValue(const std::string&, const std::string& value, std::string& field) { field = value; }
+void readValue(const std::string& key, const std::string& value, int64_t& field) { field = toInt(key, value); }
+void readValue(const std::string& key, const std::string& value, bool& field) { field = toBool(key, value); }
+void readValue(const std::string&, const std::string& value, double& field) { field = std::stod(value); }
+
+// Models saved before the keys named each value by its field (hiddenSize=512).
+bool readOldKey(ModelConfig& c, const std::string& key, const std::string& value) {
+#define NMT_MODEL_CONFIG_OLD_KEY(type, name, value_, key_, help) \
+  if (key == #name) {                                            \
+    readValue(key, value, c.name);                               \
+    return true;                                                 \
+  }
+  NMT_MODEL_CONFIG(NMT_MODEL_CONFIG_OLD_KEY)
+#undef NMT_MODEL_CONFIG_OLD_KEY
+  return false;
+}
+
 }  // namespace
 
 std::string ModelConfig::toText() const {
@@ -59,22 +70,11 @@ ModelConfig ModelConfig::fromText(const std::string& text) {
     const auto eq = line.find('=');
     if (eq == std::string::npos) throw InputError("model config: malformed line '" + line + "'");
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
-    if (key == "encoder") c.encoder = value;
-    else if (key == "decoder") c.decoder = value;
-    else if (key == "cell") c.cell = value;
-    else if (key == "sourceVocab") c.sourceVocab = toInt(key, value);
-    else if (key == "targetVocab") c.targetVocab = toInt(key, value);
-    else if (key == "embeddingSize") c.embeddingSize = toInt(key, value);
-    else if (key == "hiddenSize") c.hiddenSize = toInt(key, value);
-    else if (key == "layers") c.layers = toInt(key, value);
-    else if (key == "decoderLayers") c.decoderLayers = toInt(key, value);
-    else if (key == "bidirectional") c.bidirectional = toBool(key, value);
-    else if (key == "heads") c.heads = toInt(key, value);
-    else if (key == "feedForwardSize") c.feedForwardSize = toInt(key, value);
-    else if (key == "dropout") c.dropout = std::stod(value);
-    else if (key == "tieTargetEmbeddings") c.tieTargetEmbeddings = toBool(key, value);
-    else if (key == "shareEmbeddings") c.shareEmbeddings = toBool(key, value);
-    else throw InputError("model config: unknown key '" + key + "'");
+    bool known = false;
+    c.forEachField([&](const char* name, const char*, auto& field) {
+      if (key == name) readValue(key, value, field), known = true;
+    });
+    if (!known && !readOldKey(c, key, value)) throw InputError("model config: unknown key '" + key + "'");
   }
   c.validate();
   return c;
@@ -95,23 +95,23 @@ void ModelConfig::validate() const {
   if (shareEmbeddings && decoder != "transformer")
     throw InputError("model config: shared source and target embeddings need the transformer decoder");
   if (shareEmbeddings && sourceVocab != targetVocab)
-    throw InputError("model config: shared embeddings need one joint vocabulary, but sourceVocab is " +
-                     std::to_string(sourceVocab) + " and targetVocab " + std::to_string(targetVocab));
+    throw InputError("model config: shared embeddings need one joint vocabulary, but source-vocab is " +
+                     std::to_string(sourceVocab) + " and target-vocab " + std::to_string(targetVocab));
   if (cell != "gru" && cell != "lstm") throw InputError("model config: cell must be gru or lstm, not '" + cell + "'");
-  positive("sourceVocab", sourceVocab);
-  positive("targetVocab", targetVocab);
-  positive("embeddingSize", embeddingSize);
-  positive("hiddenSize", hiddenSize);
+  positive("source-vocab", sourceVocab);
+  positive("target-vocab", targetVocab);
+  positive("embedding-size", embeddingSize);
+  positive("hidden-size", hiddenSize);
   positive("layers", layers);
-  if (decoderLayers < 0) throw InputError("model config: decoderLayers must not be negative");
+  if (decoderLayers < 0) throw InputError("model config: decoder-layers must not be negative");
   if (encoder == "rnn" && decoderDepth() != layers)
-    throw InputError("model config: the rnn encoder hands each decoder layer its own state, so decoderLayers (" +
+    throw InputError("model config: the rnn encoder hands each decoder layer its own state, so decoder-layers (" +
                      std::to_string(decoderLayers) + ") must equal layers (" + std::to_string(layers) + ")");
   positive("heads", heads);
-  positive("feedForwardSize", feedForwardSize);
+  positive("ff-size", feedForwardSize);
   if (dropout < 0.0 || dropout >= 1.0) throw InputError("model config: dropout must be in [0, 1)");
   if (encoder == "transformer" && embeddingSize % heads != 0)
-    throw InputError("model config: embeddingSize " + std::to_string(embeddingSize) + " is not divisible by heads " +
+    throw InputError("model config: embedding-size " + std::to_string(embeddingSize) + " is not divisible by heads " +
                      std::to_string(heads));
 }
 

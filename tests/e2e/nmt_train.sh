@@ -176,7 +176,7 @@ expect_line "$ERR" "nmt-train: error: run already holds a training run (run/last
 expect_fail 1 "$BIN/nmt-train" --model-dir empty --resume
 expect_line "$ERR" "nmt-train: error: nothing to resume: empty/last.pt does not exist"
 expect_fail 1 "$BIN/nmt-train" --model-dir run --resume --hidden-size 32 --layers 2
-expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: cannot resume run: the options differ from its model in architecture (decoderLayers: 1 -> 2; hiddenSize: 64 -> 32; layers: 1 -> 2)"
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: cannot resume run: the options differ from its model in architecture (decoder-layers: 1 -> 2; hidden-size: 64 -> 32; layers: 1 -> 2)"
 [ ! -e x/last.pt ] || fail "a failed run wrote a checkpoint"
 
 # --- a non-finite loss stops training and keeps the last good checkpoint

@@ -336,7 +336,38 @@ TEST_CASE("model config round trip, validation and architecture differences") {
   auto d = c;
   d.hiddenSize = 64;
   d.dropout = 0.1;  // not architecture
-  CHECK(c.architectureDifferences(d) == std::vector<std::string>{"hiddenSize: 12 -> 64"});
+  CHECK(c.architectureDifferences(d) == std::vector<std::string>{"hidden-size: 12 -> 64"});
+}
+
+TEST_CASE("model config: one key per hyper-parameter, nmt-train's option name, in the saved text; older field names read") {
+  auto c = smallConfig("gru");
+  c.feedForwardSize = 48;
+  c.tieTargetEmbeddings = true;
+  const std::string saved = c.toText();
+  CHECK(saved.find("ff-size=48\n") != std::string::npos);
+  CHECK(saved.find("tie-embeddings=true\n") != std::string::npos);
+  CHECK(saved.find("source-vocab=") != std::string::npos);
+  std::size_t keys = 0, options = 0;
+  c.forEachField([&](const char* key, const char* help, const auto&) {
+    ++keys;
+    options += help ? 1 : 0;
+    CHECK_MESSAGE(saved.find(std::string(key) + "=") != std::string::npos, key);
+  });
+  CHECK(std::count(saved.begin(), saved.end(), '\n') == static_cast<std::ptrdiff_t>(keys));
+  CHECK(options == keys - 2);  // all but the vocabulary sizes, which come from the BPE models
+  // a model saved before the keys: its fields' names
+  std::string old;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"ff-size=", "feedForwardSize="}, {"tie-embeddings=", "tieTargetEmbeddings="}, {"source-vocab=", "sourceVocab="},
+           {"target-vocab=", "targetVocab="}, {"embedding-size=", "embeddingSize="}, {"hidden-size=", "hiddenSize="},
+           {"decoder-layers=", "decoderLayers="}, {"share-embeddings=", "shareEmbeddings="}}) {
+    old = old.empty() ? saved : old;
+    const auto at = old.find(from);
+    REQUIRE(at != std::string::npos);
+    old.replace(at, from.size(), to);
+  }
+  CHECK(old.find("hiddenSize=") != std::string::npos);
+  CHECK(ModelConfig::fromText(old).toText() == saved);
 }
 
 TEST_CASE("positional encoding matches known values") {

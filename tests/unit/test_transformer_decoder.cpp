@@ -143,7 +143,7 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   c = fullTransformer();
   c.shareEmbeddings = true;
   CHECK(errorOf([&] { c.validate(); }) ==
-        "model config: shared embeddings need one joint vocabulary, but sourceVocab is 20 and targetVocab 22");
+        "model config: shared embeddings need one joint vocabulary, but source-vocab is 20 and target-vocab 22");
   CHECK(errorOf([] { ModelConfig::fromText("decoder=lstm\n"); }) ==
         "model config: decoder must be rnn or transformer, not 'lstm'");
   // configs written before the decoder choice existed load as the RNN decoder
