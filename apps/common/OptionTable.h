@@ -70,7 +70,7 @@ void OptionTable::addInvocation(const char* name, T& field, const char* help) {
 template <typename T>
 void OptionTable::addRequired(const char* name, T& field, const char* help) {
   auto* value = boost::program_options::value<T>(&field)->required();
-  if constexpr (std::is_same_v<T, std::vector<std::string>>) value->composing();  // repeated: every value
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) value->composing()->multitoken();  // every value given
   description_.add_options()(name, value, help);
 }
 

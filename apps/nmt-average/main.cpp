@@ -1,5 +1,6 @@
 // nmt-average: averages a training run's last validated weights into a new model directory.
 #include "common/AppMain.h"
+#include "common/OptionTable.h"
 #include "data/ModelDirectory.h"
 #include "train/CheckpointAveraging.h"
 #include "util/AtomicFile.h"
@@ -18,15 +19,16 @@ int main(int argc, char* argv[]) {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, outputDir;
     int last = 0;
-    po::options_description desc("Options");
-    desc.add_options()("model-dir,m", po::value(&modelDir)->required(),
-                       "a model directory trained with --keep-checkpoints N (its kept/ weights are averaged)")(
-        "output-dir,o", po::value(&outputDir)->required(),
-        "the new model directory: its best.pt is the average, with the BPE models, config.ini and shortlist.bin copied")(
-        "last", po::value(&last)->default_value(0), "average only the last this many kept weights (0: all kept)");
+    app::OptionTable table("Options");
+    table.addRequired("model-dir,m", modelDir,
+                      "a model directory trained with --keep-checkpoints N (its kept/ weights are averaged)");
+    table.addRequired("output-dir,o", outputDir,
+                      "the new model directory: its best.pt is the average, with the BPE models, config.ini and "
+                      "shortlist.bin copied");
+    table.add("last", last, "average only the last this many kept weights (0: all kept)");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-average", "nmt-average --model-dir DIR --output-dir NEW [--last N]", argc, argv,
-                               desc, {}, vm))
+                               table.description(), {}, vm))
       return 0;
     if (last < 0) throw po::error("--last must not be negative");
     configureThreads(1);

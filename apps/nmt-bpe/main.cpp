@@ -1,5 +1,6 @@
 // nmt-bpe: train a SentencePiece BPE model, and encode or decode text with it, line by line.
 #include "common/AppMain.h"
+#include "common/OptionTable.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/InputError.h"
@@ -41,22 +42,20 @@ std::vector<std::string> splitSpaces(const std::string& line) {
 }
 
 int train(int argc, const char* const argv[]) {
-  BpeTrainOptions opts;
-  po::options_description desc("Training options");
-  desc.add_options()
-      ("input", po::value(&opts.inputs)->multitoken()->required(), "text files to learn from, one sentence a line")
-      ("model-prefix", po::value(&opts.modelPrefix)->required(), "write PREFIX.model and PREFIX.vocab")
-      ("vocab-size", po::value(&opts.vocabSize)->default_value(8000), "pieces in the vocabulary, special ids included")
-      ("character-coverage", po::value(&opts.characterCoverage)->default_value(1.0),
-       "share of characters to cover; the rarest rest become <unk>")
-      ("input-sentence-limit", po::value(&opts.inputSentenceLimit)->default_value(0),
-       "train on a seeded sample of this many lines (0: all lines)")
-      ("seed", po::value(&opts.seed)->default_value(1), "seed of the sentence sample")
-      ("threads", po::value(&opts.threads)->default_value(2), "trainer threads")
-      ("verbose", "show SentencePiece's own training log");
+  BpeTrainOptions opts;  // its defaults are the options'
+  bool verbose = false;
+  app::OptionTable table("Training options");
+  table.addRequired("input", opts.inputs, "text files to learn from, one sentence a line");
+  table.addRequired("model-prefix", opts.modelPrefix, "write PREFIX.model and PREFIX.vocab");
+  table.add("vocab-size", opts.vocabSize, "pieces in the vocabulary, special ids included");
+  table.add("character-coverage", opts.characterCoverage, "share of characters to cover; the rarest rest become <unk>");
+  table.add("input-sentence-limit", opts.inputSentenceLimit, "train on a seeded sample of this many lines (0: all lines)");
+  table.add("seed", opts.seed, "seed of the sentence sample");
+  table.add("threads", opts.threads, "SentencePiece trainer threads");
+  table.addFlag("verbose", verbose, "show SentencePiece's own training log");
   po::variables_map vm;
-  if (!app::parseCommandLine(kProgram, kUsage, argc, argv, desc, {}, vm)) return app::kExitOk;
-  opts.quiet = !vm.count("verbose");
+  if (!app::parseCommandLine(kProgram, kUsage, argc, argv, table.description(), {}, vm)) return app::kExitOk;
+  opts.quiet = !verbose;
   const auto start = std::chrono::steady_clock::now();
   trainBpeModel(opts);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -67,13 +66,12 @@ int train(int argc, const char* const argv[]) {
 
 int encodeOrDecode(bool encode, int argc, const char* const argv[]) {
   std::string modelPath;
-  po::options_description desc(encode ? "Encoding options" : "Decoding options");
-  desc.add_options()
-      ("model", po::value(&modelPath)->required(), "the BPE model (PREFIX.model)")
-      ("ids", encode ? "print ids instead of pieces" : "read ids instead of pieces");
+  bool ids = false;
+  app::OptionTable table(encode ? "Encoding options" : "Decoding options");
+  table.addRequired("model", modelPath, "the BPE model (PREFIX.model)");
+  table.addFlag("ids", ids, encode ? "print ids instead of pieces" : "read ids instead of pieces");
   po::variables_map vm;
-  if (!app::parseCommandLine(kProgram, kUsage, argc, argv, desc, {}, vm)) return app::kExitOk;
-  const bool ids = vm.count("ids") > 0;
+  if (!app::parseCommandLine(kProgram, kUsage, argc, argv, table.description(), {}, vm)) return app::kExitOk;
   const BpeModel model(modelPath);
 
   TextLineReader reader(std::cin, "<stdin>");

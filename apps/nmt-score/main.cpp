@@ -1,5 +1,6 @@
 // nmt-score: corpus BLEU and chrF of a translation against references, as sacreBLEU computes them.
 #include "common/AppMain.h"
+#include "common/OptionTable.h"
 #include "eval/Bleu.h"
 #include "eval/Chrf.h"
 #include "util/InputError.h"
@@ -52,20 +53,20 @@ std::string jsonChrf(const ChrfScore& s, bool lowercase) {
 int main(int argc, char* argv[]) {
   return app::runMain(kProgram, [&] {
     std::vector<std::string> refPaths;
-    std::string hypPath, metricList;
-    po::options_description desc("Scoring options");
-    desc.add_options()
-        ("ref,r", po::value(&refPaths)->multitoken()->required(), "reference file(s), line-aligned with --hyp")
-        ("hyp,i", po::value(&hypPath)->default_value("-"), "translations to score, one a line ('-': stdin)")
-        ("lowercase,l", "compare case-insensitively (Unicode lowercase)")
-        ("metrics,m", po::value(&metricList)->default_value("bleu,chrf"), "bleu, chrf, or both comma-separated")
-        ("json", "print the figures as JSON");
+    std::string hypPath = "-", metricList = "bleu,chrf";
+    bool lowercase = false, asJson = false;
+    app::OptionTable table("Scoring options");
+    table.addRequired("ref,r", refPaths, "reference file(s), line-aligned with --hyp");
+    table.add("hyp,i", hypPath, "translations to score, one a line ('-': stdin)");
+    table.addFlag("lowercase,l", lowercase, "compare case-insensitively (Unicode lowercase)");
+    // -m is --model in the other programs
+    table.add("metrics", metricList, "bleu, chrf, or both comma-separated");
+    table.addFlag("json", asJson, "print the figures as JSON");
     po::variables_map vm;
     if (!app::parseCommandLine(kProgram, "nmt-score --ref REF [REF...] [--hyp HYP] [--lowercase] [--json]", argc,
-                               argv, desc, {}, vm))
+                               argv, table.description(), {}, vm))
       return int(app::kExitOk);
     const auto metrics = splitMetrics(metricList);
-    const bool lowercase = vm.count("lowercase") > 0;
 
     const auto hyps = readLines(hypPath);
     std::vector<std::vector<std::string>> refs;
@@ -88,7 +89,7 @@ int main(int argc, char* argv[]) {
         json.push_back(jsonChrf(score, lowercase));
       }
     }
-    if (vm.count("json"))
+    if (asJson)
       fmt::print("[\n  {}\n]\n", fmt::join(json, ",\n  "));
     else
       fmt::print("{}\n", fmt::join(plain, "\n"));
