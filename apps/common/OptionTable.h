@@ -64,7 +64,11 @@ void OptionTable::add(const char* name, T& field, const char* help) {
 
 template <typename T>
 void OptionTable::addInvocation(const char* name, T& field, const char* help) {
-  description_.add_options()(name, boost::program_options::value<T>(&field), help);
+  // --help shows a number's default from the field; a text option's help says what its absence means
+  if constexpr (std::is_arithmetic_v<T>)
+    description_.add_options()(name, boost::program_options::value<T>(&field)->default_value(field, configValue(field)), help);
+  else
+    description_.add_options()(name, boost::program_options::value<T>(&field), help);
 }
 
 template <typename T>

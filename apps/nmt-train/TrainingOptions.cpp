@@ -66,10 +66,10 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
 
   t.section("several processes (data parallelism; the torchrun variables MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE)");
   t.addInvocation("processes", invocation.processes,
-                  "start this many workers on this machine and wait for them (each with --threads 1 unless given; default 1)");
+                  "start this many workers on this machine and wait for them (each with --threads 1 unless given)");
   t.addInvocation("dist-timeout", invocation.timeoutSeconds,
                   "seconds a worker waits for the others (joining, each step, rank 0's validation) before it stops "
-                  "with an error (default 300)");
+                  "with an error");
 }
 
 void settleTrainingOptions(const OptionTable& table, po::variables_map& vm, TrainingInvocation& invocation) {
