@@ -2,6 +2,7 @@
 
 #include "tokenization/SpecialIds.h"
 #include "util/AtomicFile.h"
+#include "util/Crc32.h"
 #include "util/InputError.h"
 
 #include <fmt/core.h>
@@ -17,14 +18,17 @@ namespace nmt {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'M', 'T', 'S', 'H', 'R', 'T', 'L'};
-constexpr uint32_t kVersion = 1;
+// 2: CRC-32 (util/Crc32.h, as the prepared corpus and the checkpoints) for the file and the BPE models
+constexpr uint32_t kVersion = 2;
 
-uint64_t fnv1a(const char* data, std::size_t size, uint64_t hash = 1469598103934665603ULL) {
-  for (std::size_t i = 0; i < size; ++i) {
-    hash ^= static_cast<unsigned char>(data[i]);
-    hash *= 1099511628211ULL;
-  }
-  return hash;
+uint32_t crc32Of(const std::string& bytes, std::size_t size) {
+  return crc32(0, reinterpret_cast<const unsigned char*>(bytes.data()), size);
+}
+
+// "make it again with nmt-shortlist --model DIR", DIR the file's folder
+std::string remakeAdvice(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return "nmt-shortlist --model " + (slash == std::string::npos ? std::string(".") : path.substr(0, slash));
 }
 
 // A file's bytes; false when it cannot be read.
@@ -92,7 +96,7 @@ class Reader {
     return out;
   }
   [[noreturn]] void damaged() const {
-    throw InputError("shortlist " + path_ + " is damaged (make it again with nmt-shortlist --model DIR)");
+    throw InputError("shortlist " + path_ + " is damaged (make it again with " + remakeAdvice(path_) + ")");
   }
 
  private:
@@ -228,41 +232,41 @@ void Shortlist::save(const std::string& path) const {
   w.u32(kVersion);
   w.u64(static_cast<uint64_t>(key_.sourceVocab));
   w.u64(static_cast<uint64_t>(key_.targetVocab));
-  w.u64(key_.sourceBpeHash);
-  w.u64(key_.targetBpeHash);
+  w.u32(key_.sourceBpeCrc);
+  w.u32(key_.targetBpeCrc);
   w.u32(static_cast<uint32_t>(options_.perSource));
   w.u32(static_cast<uint32_t>(options_.frequent));
   w.u32(static_cast<uint32_t>(options_.iterations));
   w.ids(always_);
   for (const auto& list : perSource_) w.ids(list);
-  w.u64(fnv1a(w.bytes().data(), w.bytes().size()));
+  w.u32(crc32Of(w.bytes(), w.bytes().size()));
   writeTextFileAtomically(path, w.bytes());
 }
 
 Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected) {
   std::string bytes;
   if (!readBytes(path, bytes))
-    throw MissingFileError("no shortlist " + path + " (make one with nmt-shortlist --model " +
-                     path.substr(0, path.find_last_of('/')) + ")");
+    throw MissingFileError("no shortlist " + path + " (make one with " + remakeAdvice(path) + ")");
   Reader r(bytes, path);
   if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw InputError("shortlist " + path + " is not a shortlist file");
-  uint64_t stored = 0;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (stored != fnv1a(bytes.data(), bytes.size() - 8)) r.damaged();
+  // the version before the checksum: an older file is refused as older, not as damaged
   if (const uint32_t version = r.u32(); version != kVersion)
-    throw InputError(fmt::format("shortlist {} has version {}, this nmt reads version {} (make it again with "
-                                 "nmt-shortlist)", path, version, kVersion));
+    throw InputError(fmt::format("shortlist {} has version {}, this nmt reads version {} (make it again with {})", path,
+                                 version, kVersion, remakeAdvice(path)));
+  uint32_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 4, 4);
+  if (stored != crc32Of(bytes, bytes.size() - 4)) r.damaged();
   Shortlist out;
   out.key_.sourceVocab = static_cast<int64_t>(r.u64());
   out.key_.targetVocab = static_cast<int64_t>(r.u64());
-  out.key_.sourceBpeHash = r.u64();
-  out.key_.targetBpeHash = r.u64();
+  out.key_.sourceBpeCrc = r.u32();
+  out.key_.targetBpeCrc = r.u32();
   if (!(out.key_ == expected))
     throw InputError(fmt::format("shortlist {} was made for other BPE models ({} and {} pieces) than this model's "
-                                 "({} and {}); make it again with nmt-shortlist",
+                                 "({} and {}); make it again with {}",
                                  path, out.key_.sourceVocab, out.key_.targetVocab, expected.sourceVocab,
-                                 expected.targetVocab));
+                                 expected.targetVocab, remakeAdvice(path)));
   out.options_.perSource = static_cast<int>(r.u32());
   out.options_.frequent = static_cast<int>(r.u32());
   out.options_.iterations = static_cast<int>(r.u32());
@@ -273,12 +277,12 @@ Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected)
 }
 
 ShortlistKey Shortlist::keyFor(const ModelDirectory& dir, int64_t sourceVocab, int64_t targetVocab) {
-  const auto hashOf = [](const std::string& path) {
+  const auto crcOf = [](const std::string& path) {
     std::string bytes;
     if (!readBytes(path, bytes)) throw InputError("cannot read " + path);
-    return fnv1a(bytes.data(), bytes.size());
+    return crc32Of(bytes, bytes.size());
   };
-  return {sourceVocab, targetVocab, hashOf(dir.sourceBpeModel()), hashOf(dir.targetBpeModel())};
+  return {sourceVocab, targetVocab, crcOf(dir.sourceBpeModel()), crcOf(dir.targetBpeModel())};
 }
 
 std::string makeShortlist(const ModelDirectory& dir, const std::vector<EncodedPair>& train,

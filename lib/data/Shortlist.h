@@ -15,16 +15,16 @@ struct ShortlistOptions {
   int iterations = 5;   // IBM Model 1 EM iterations
 };
 
-// What the model directory's shortlist.bin must match: its BPE models (hash of each file's
+// What the model directory's shortlist.bin must match: its BPE models (CRC-32 of each file's
 // bytes) and their sizes.
 struct ShortlistKey {
   int64_t sourceVocab = 0;
   int64_t targetVocab = 0;
-  uint64_t sourceBpeHash = 0;
-  uint64_t targetBpeHash = 0;
+  uint32_t sourceBpeCrc = 0;
+  uint32_t targetBpeCrc = 0;
   bool operator==(const ShortlistKey& o) const {
-    return sourceVocab == o.sourceVocab && targetVocab == o.targetVocab && sourceBpeHash == o.sourceBpeHash &&
-           targetBpeHash == o.targetBpeHash;
+    return sourceVocab == o.sourceVocab && targetVocab == o.targetVocab && sourceBpeCrc == o.sourceBpeCrc &&
+           targetBpeCrc == o.targetBpeCrc;
   }
 };
 

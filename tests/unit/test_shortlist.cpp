@@ -91,17 +91,32 @@ TEST_CASE("shortlist: the file round-trips, and another model's, a damaged or a 
   CHECK(loaded.options().frequent == 4);
 
   ShortlistKey other = kKey;
-  other.targetBpeHash = 23;
+  other.targetBpeCrc = 23;
   CHECK_THROWS_WITH_AS(Shortlist::load(path, other),
                        ("shortlist " + path + " was made for other BPE models (60 and 200 pieces) than this model's (60 "
-                        "and 200); make it again with nmt-shortlist").c_str(),
+                        "and 200); make it again with nmt-shortlist --model " + dir.path()).c_str(),
                        InputError);
-  auto bytes = test::readFile(path);
+  const auto saved = test::readFile(path);
+  auto bytes = saved;
   bytes[bytes.size() / 2] ^= 0x40;
   test::writeFile(path, bytes);
   CHECK_THROWS_WITH_AS(Shortlist::load(path, kKey),
-                       ("shortlist " + path + " is damaged (make it again with nmt-shortlist --model DIR)").c_str(),
+                       ("shortlist " + path + " is damaged (make it again with nmt-shortlist --model " + dir.path() +
+                        ")").c_str(),
                        InputError);
+  // a file of the first version (FNV-1a checksums) is refused as older, not as damaged
+  bytes = saved;
+  bytes[8] = 1;
+  test::writeFile(path, bytes);
+  CHECK_THROWS_WITH_AS(Shortlist::load(path, kKey),
+                       ("shortlist " + path + " has version 1, this nmt reads version 2 (make it again with "
+                        "nmt-shortlist --model " + dir.path() + ")").c_str(),
+                       InputError);
+  // the checksum covers every byte before it
+  bytes = saved;
+  bytes[bytes.size() - 1] ^= 0x01;
+  test::writeFile(path, bytes);
+  CHECK_THROWS_AS(Shortlist::load(path, kKey), InputError);
   CHECK_THROWS_WITH_AS(Shortlist::load(dir.file("none.bin"), kKey),
                        ("no shortlist " + dir.file("none.bin") + " (make one with nmt-shortlist --model " + dir.path() +
                         ")").c_str(),
