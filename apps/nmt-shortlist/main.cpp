@@ -1,9 +1,10 @@
-// nmt-shortlist: learns a model directory's lexical shortlist (shortlist.bin) from parallel text.
+// nmt-shortlist: learns a model directory's lexical shortlist (shortlist.bin) again, from its run's prepared corpus.
 #include "common/AppMain.h"
 #include "common/OptionTable.h"
 #include "data/EncodedCorpus.h"
 #include "data/ModelDirectory.h"
 #include "data/ParallelCorpus.h"
+#include "data/PreparedCorpus.h"
 #include "data/Shortlist.h"
 #include "tokenization/BpeModel.h"
 #include "util/FileSystem.h"
@@ -32,13 +33,11 @@ ParallelCorpus readPairs(const std::string& what, const std::string& source, con
 
 int main(int argc, char* argv[]) {
   return app::runMain("nmt-shortlist", [&] {
-    std::string modelDir, trainSource, trainTarget, validSource, validTarget;
+    std::string modelDir, validSource, validTarget;
     ShortlistOptions options;
     int threads = 2;
     app::OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train (its BPE models are used)");
-    table.addInvocation("train-src", trainSource, "training source sentences (default: the run's, from config.ini)");
-    table.addInvocation("train-tgt", trainTarget, "training target sentences, line-aligned (default: the run's)");
     table.addInvocation("valid-src", validSource, "validation source sentences, for the coverage (default: the run's)");
     table.addInvocation("valid-tgt", validTarget, "validation target sentences (default: the run's)");
     table.add("per-source", options.perSource, "target pieces kept for each source piece, most likely first");
@@ -46,7 +45,7 @@ int main(int argc, char* argv[]) {
     table.add("iterations", options.iterations, "IBM Model 1 EM iterations");
     table.add("threads", threads, "threads that BPE-encode the text");
     po::variables_map vm;
-    if (!app::parseCommandLine("nmt-shortlist", "nmt-shortlist --model DIR [--train-src F --train-tgt F] [options]", argc,
+    if (!app::parseCommandLine("nmt-shortlist", "nmt-shortlist --model DIR [options]", argc,
                                argv, table.description(), {}, vm))
       return 0;
     if (options.perSource < 1) throw po::error("--per-source must be at least 1");
@@ -58,13 +57,17 @@ int main(int argc, char* argv[]) {
     if (!files::isDirectory(dir.root()))
       throw InputError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
     const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
-    const auto train = readPairs("train", orConfigured(trainSource, dir, "train-src"), orConfigured(trainTarget, dir, "train-tgt"));
+    if (!files::exists(dir.preparedTrain()))
+      throw InputError("model directory " + dir.root() + " has no prepared training corpus " + dir.preparedTrain() +
+                       " (nmt-train makes it)");
+    const auto train = PreparedCorpus::open(dir.preparedTrain());
     const auto valid = readPairs("valid", orConfigured(validSource, dir, "valid-src"), orConfigured(validTarget, dir, "valid-tgt"));
     const auto unsignedThreads = static_cast<unsigned>(threads);
-    const auto trainPairs = encodeCorpus(train, sourceBpe, targetBpe, 0, unsignedThreads);
     const auto validPairs = encodeCorpus(valid, sourceBpe, targetBpe, 0, unsignedThreads);
+    const std::string seed = dir.configValue("seed");  // the run's, as nmt-train sampled with it
     fmt::print(stderr, "nmt-shortlist: {}\n",
-               makeShortlist(dir, trainPairs.pairs, validPairs.pairs, sourceBpe.vocabSize(), targetBpe.vocabSize(), options));
+               makeShortlist(dir, train, seed.empty() ? 1 : std::stoull(seed), validPairs.pairs, sourceBpe.vocabSize(),
+                             targetBpe.vocabSize(), options));
     return 0;
   });
 }

@@ -285,10 +285,13 @@ ShortlistKey Shortlist::keyFor(const ModelDirectory& dir, int64_t sourceVocab, i
   return {sourceVocab, targetVocab, crcOf(dir.sourceBpeModel()), crcOf(dir.targetBpeModel())};
 }
 
-std::string makeShortlist(const ModelDirectory& dir, const std::vector<EncodedPair>& train,
+std::string makeShortlist(const ModelDirectory& dir, const PreparedCorpus& train, std::uint64_t seed,
                           const std::vector<EncodedPair>& valid, int64_t sourceVocab, int64_t targetVocab,
                           const ShortlistOptions& options) {
-  const auto shortlist = Shortlist::learn(train, Shortlist::keyFor(dir, sourceVocab, targetVocab), options);
+  // IBM Model 1's time and memory follow the pairs it reads (90 s and 1.2 GB for a million pairs)
+  constexpr std::size_t kSamplePairs = 200000;
+  const auto shortlist =
+      Shortlist::learn(train.sample(kSamplePairs, seed), Shortlist::keyFor(dir, sourceVocab, targetVocab), options);
   shortlist.save(dir.shortlist());
   // what a sentence's list, and a batch of 64 sentences' union, hold on average
   std::size_t sentencePieces = 0, batchPieces = 0, batches = 0;

@@ -2,6 +2,7 @@
 
 #include "data/EncodedCorpus.h"
 #include "data/ModelDirectory.h"
+#include "data/PreparedCorpus.h"
 
 #include <cstdint>
 #include <string>
@@ -65,9 +66,11 @@ class Shortlist {
   std::vector<std::vector<int>> perSource_;    // by source id, most likely first
 };
 
-// Learns a model directory's shortlist from its encoded training pairs and writes
-// DIR/shortlist.bin; returns a line with its options and what it covers of `valid`'s references.
-std::string makeShortlist(const ModelDirectory& dir, const std::vector<EncodedPair>& train,
+// Learns a run's shortlist, the one builder of nmt-train (at a run's end) and nmt-shortlist: from a
+// seeded sample of at most 200,000 pairs of the run's prepared corpus (so the same run and seed give
+// the same list), into DIR/shortlist.bin; returns a line with its options and what it covers of
+// `valid`'s references.
+std::string makeShortlist(const ModelDirectory& dir, const PreparedCorpus& train, std::uint64_t seed,
                           const std::vector<EncodedPair>& valid, int64_t sourceVocab, int64_t targetVocab,
                           const ShortlistOptions& options);
 

@@ -24,10 +24,6 @@
 namespace nmt {
 namespace {
 
-// The shortlist learns from at most this many training pairs, spread over the corpus (IBM
-// Model 1's time and memory follow the pairs it reads: 90 s and 1.2 GB for a million pairs).
-constexpr std::size_t kShortlistPairs = 200000;
-
 CorpusFiles corpusFiles(const std::string& what, const std::string& source, const std::string& target,
                         const std::string& tsv) {
   const std::string flags = what == "train" ? "--train-src/--train-tgt or --train" : "--valid-src/--valid-tgt or --valid";
@@ -272,7 +268,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   // a new model comes with its shortlist (nmt-translate's default, --shortlist auto, uses it); a stop by
   // signal hurries
   if (group.writesFiles() && outcome.reason != StopReason::kSignal)
-    progress.message(makeShortlist(dir, train.sample(kShortlistPairs, request.seed), validPairs.pairs,
+    progress.message(makeShortlist(dir, train, request.seed, validPairs.pairs,
                                    effective.model.sourceVocab, effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
   const auto& state = trainer.state();

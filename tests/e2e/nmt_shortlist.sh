@@ -31,7 +31,12 @@ sliced=$OUT
 expect_ok "${T[@]}" --shortlist off --beam 3
 expect_line "$sliced" "$OUT"
 
-# --- nmt-shortlist remakes it from the run's own data (config.ini), with its options
+# --- nmt-shortlist remakes it from the run's prepared corpus and seed: with the same options, nmt-train's list
+# byte for byte (one builder)
+cp run/shortlist.bin trained.bin
+expect_ok "$BIN/nmt-shortlist" --model run
+cmp -s run/shortlist.bin trained.bin || fail "nmt-shortlist made another list than nmt-train from the same run"
+# --- with its options
 expect_ok "$BIN/nmt-shortlist" --model run --per-source 2 --frequent 3
 expect_contains "$ERR" "nmt-shortlist: shortlist: 2 pieces per source piece + 3 most frequent (IBM Model 1, 5 iterations); valid: "
 covered=$(grep -o '[0-9.]*% of reference' <<< "$ERR" | cut -d% -f1)
