@@ -8,12 +8,6 @@ namespace po = boost::program_options;
 
 namespace nmt::app {
 
-TrainingInvocation::TrainingInvocation() {
-  request.trainer.validEvery = 500;
-  request.trainer.patience = 5;
-  request.trainer.lr.patience = 2;
-}
-
 void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   TrainingRequest& r = invocation.request;
   t.addInvocation("config", invocation.config, "read options from this file (key = value lines, # comments)");

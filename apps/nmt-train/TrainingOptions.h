@@ -11,12 +11,10 @@ namespace nmt::app {
 // What one nmt-train invocation (or one nmt.train call in Python) asks for: the run, and how it
 // is started. nmt-train's option table is declared once, here, for both.
 struct TrainingInvocation {
-  TrainingRequest request;     // nmt-train's defaults (validation every 500 steps, patience 5, lr patience 2)
+  TrainingRequest request;     // the structs' defaults are nmt-train's
   std::string config;          // --config
   int processes = 1;           // --processes
   double timeoutSeconds = 300; // --dist-timeout
-
-  TrainingInvocation();
 };
 
 void declareTrainingOptions(OptionTable& table, TrainingInvocation& invocation);

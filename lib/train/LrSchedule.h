@@ -10,7 +10,7 @@ struct LrScheduleOptions {
   double lr = 1e-3;              // peak learning rate (after warm-up)
   int64_t warmupSteps = 0;       // linear warm-up from lr/warmupSteps to lr
   double decay = 0.5;            // plateau: multiply by this...
-  int64_t patience = 1;          // ...after this many validations without a new best BLEU
+  int64_t patience = 2;          // ...after this many validations without a new best BLEU
   double minLr = 1e-5;           // plateau: never below this
 };
 
