@@ -1,4 +1,5 @@
 #include "TestSupport.h"
+#include "attention/AttentionHeads.h"
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
@@ -7,6 +8,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <map>
 
 using namespace nmt;
 using nmt::test::errorOf;
@@ -164,4 +166,46 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   torch::NoGradGuard noGrad;
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   CHECK(torch::equal(model->forward(batch).logProbs, loaded->forward(batch).logProbs));
+}
+
+TEST_CASE("attention heads: each chosen layer and head, named, shaped and labelled as the writer wants, rows summing to 1") {
+  torch::manual_seed(5);
+  Seq2Seq model(fullTransformer());
+  model->initialize();
+  model->eval();
+  c10::InferenceMode inference;
+  const std::vector<int> sourceIds{4, 5, 6};
+  const std::vector<std::string> sourcePieces{"▁a", "▁b", "c", "</s>"};
+  const std::vector<int> targetIds{9, 10};
+  const std::vector<std::string> targetPieces{"▁x", "y", "</s>"};
+  const auto none = attentionHeads(model, sourceIds, sourcePieces, targetIds, targetPieces, {});
+  CHECK(none.empty());
+  const auto maps = attentionHeads(model, sourceIds, sourcePieces, targetIds, targetPieces, {true, true, true});
+  // encoder: 2 layers x 4 heads; decoder: 3 layers x 4 heads, cross and self
+  REQUIRE(maps.size() == 2 * 4 + 3 * 4 * 2);
+  std::map<std::string, const Heatmap*> byName;
+  for (const auto& [name, map] : maps) byName[name] = &map;
+  REQUIRE(byName.count("self.layer2.head4") == 1);
+  REQUIRE(byName.count("cross.layer3.head1") == 1);
+  REQUIRE(byName.count("decoder-self.layer1.head2") == 1);
+  const auto& self = *byName["self.layer2.head4"];
+  CHECK(self.rowLabels == sourcePieces);
+  CHECK(self.columnLabels == sourcePieces);
+  const auto& cross = *byName["cross.layer3.head1"];
+  CHECK(cross.rowLabels == targetPieces);
+  CHECK(cross.columnLabels == sourcePieces);
+  const auto& decoderSelf = *byName["decoder-self.layer1.head2"];
+  CHECK(decoderSelf.rowLabels == targetPieces);
+  CHECK(decoderSelf.columnLabels == std::vector<std::string>{"<s>", "▁x", "y"});
+  for (const auto& [name, map] : maps) {
+    CAPTURE(name);
+    for (const auto& row : map.weights) {
+      double sum = 0;
+      for (float w : row) sum += w;
+      CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+    }
+  }
+  // the decoder's self-attention never looks ahead: row t has zeros after position t
+  for (std::size_t t = 0; t < decoderSelf.weights.size(); ++t)
+    for (std::size_t j = t + 1; j < decoderSelf.weights[t].size(); ++j) CHECK(decoderSelf.weights[t][j] == 0.0f);
 }
