@@ -1,5 +1,6 @@
 #include "TrainingOptions.h"
 
+#include "common/AppMain.h"
 #include "common/SharedOptions.h"
 #include "data/ModelDirectory.h"
 #include "util/FileSystem.h"
@@ -72,7 +73,7 @@ void settleTrainingOptions(const OptionTable& table, po::variables_map& vm, Trai
   if (request.resume && !request.modelDir.empty() && files::exists(ModelDirectory(request.modelDir).config()))
     table.storeConfigFile(ModelDirectory(request.modelDir).config(), vm);
   po::notify(vm);
-  if (request.modelDir.empty()) throw po::error("--model-dir is required");
+  optionValue([&] { checkModelDirectory(request); });
   for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                             &request.data.validSource, &request.data.validTarget, &request.data.validTsv})
     if (!path->empty()) *path = files::absolutePath(*path);

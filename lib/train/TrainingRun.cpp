@@ -178,11 +178,15 @@ Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, co
 
 }  // namespace
 
+void checkModelDirectory(const TrainingRequest& request) {
+  if (request.modelDir.empty()) throw OptionError("`model-dir` is required");
+}
+
 TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime, Progress& progress,
                          TrainingPeers* peers) {
   SoloTraining solo;
   TrainingPeers& group = peers ? *peers : solo;
-  if (request.modelDir.empty()) throw OptionError("`model-dir` is required");
+  checkModelDirectory(request);
   validateTrainerOptions(request.trainer);
   request.model.validate();  // before any data is read (the vocabulary sizes come later)
   const c10::Device device = runtime.device;

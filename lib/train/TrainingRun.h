@@ -36,6 +36,9 @@ struct TrainingRequest {
   std::string effectiveConfig;   // written to MODEL_DIR/config.ini
 };
 
+// OptionError when the request names no model directory.
+void checkModelDirectory(const TrainingRequest& request);
+
 // Prepares the model directory (BPE models, config), reads and encodes the data, builds or
 // resumes the model and trains it. Progress and results go to stderr through `progress`.
 // With peers, one of several workers: rank 0 writes the BPE models and config.ini, the others
