@@ -9,6 +9,7 @@
 
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 
 namespace py = pybind11;
@@ -54,8 +55,11 @@ py::dict train(const std::optional<std::string>& config, const std::optional<std
   if (invocation.processes != 1)
     throw InputError("processes: nmt.train trains in this process; nmt-train --processes N starts workers");
   TrainingRequest& request = invocation.request;
-  if (!onValidation.is_none())
-    request.trainer.onValidation = [onValidation](const ValidationEvent& e) {
+  if (!onValidation.is_none()) {
+    // training copies its options without the GIL: the copies share this holder, not the Python object's
+    // reference count (the last holder goes with `invocation`, the GIL held)
+    auto callback = std::make_shared<py::object>(onValidation);
+    request.trainer.onValidation = [callback](const ValidationEvent& e) {
       py::gil_scoped_acquire gil;
       py::dict event;
       event["step"] = e.step;
@@ -64,8 +68,9 @@ py::dict train(const std::optional<std::string>& config, const std::optional<std
       event["bleu"] = e.result.bleu;
       event["best"] = e.improved;
       event["learning_rate"] = e.learningRate;
-      onValidation(event);
+      (*callback)(event);
     };
+  }
   TrainOutcome outcome;
   {
     py::gil_scoped_release release;
