@@ -6,7 +6,6 @@
 #include "util/InputError.h"
 
 #include <limits>
-
 #include <string>
 
 namespace nmt {

@@ -36,7 +36,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
     throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
-                     model_.device.str() + " batches run one at a time (--parallel-batches 1)");
+                     model_.device.str() + " batches run one at a time (`parallel-batches` 1)");
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,

@@ -25,12 +25,17 @@ std::vector<std::vector<std::string>> referenceStreams(const py::object& referen
   return references.cast<std::vector<std::vector<std::string>>>();
 }
 
-void checkStreams(const std::vector<std::string>& hypotheses, const std::vector<std::vector<std::string>>& streams) {
-  for (std::size_t k = 0; k < streams.size(); ++k)
-    if (streams[k].size() != hypotheses.size())
-      throw InputError("reference stream " + std::to_string(k + 1) + " has " + std::to_string(streams[k].size()) +
-                       " lines, the hypotheses " + std::to_string(hypotheses.size()));
-  if (streams.empty()) throw InputError("no references");
+// A corpus score (corpusBleu, corpusChrf: they check the streams' lengths) of hypotheses against
+// references in either of sacreBLEU's shapes, the GIL released.
+template <typename Options, typename Score>
+Score corpusScore(Score (*score)(const std::vector<std::string>&, const std::vector<std::vector<std::string>>&,
+                                 const Options&),
+                  const std::vector<std::string>& hypotheses, const py::object& references, bool lowercase) {
+  const auto streams = referenceStreams(references);
+  Options options;
+  options.lowercase = lowercase;
+  py::gil_scoped_release release;
+  return score(hypotheses, streams, options);
 }
 
 }  // namespace
@@ -48,12 +53,7 @@ void bindText(py::module_& m) {
   m.def(
       "bleu",
       [](const std::vector<std::string>& hypotheses, const py::object& references, bool lowercase) {
-        const auto streams = referenceStreams(references);
-        checkStreams(hypotheses, streams);
-        BleuOptions options;
-        options.lowercase = lowercase;
-        py::gil_scoped_release release;
-        return corpusBleu(hypotheses, streams, options);
+        return corpusScore(&corpusBleu, hypotheses, references, lowercase);
       },
       py::arg("hypotheses"), py::arg("references"), py::arg("lowercase") = false,
       "Corpus BLEU, nmt-score's (and sacreBLEU's) number. references: a list of strings (one reference per "
@@ -67,12 +67,7 @@ void bindText(py::module_& m) {
   m.def(
       "chrf",
       [](const std::vector<std::string>& hypotheses, const py::object& references, bool lowercase) {
-        const auto streams = referenceStreams(references);
-        checkStreams(hypotheses, streams);
-        ChrfOptions options;
-        options.lowercase = lowercase;
-        py::gil_scoped_release release;
-        return corpusChrf(hypotheses, streams, options);
+        return corpusScore(&corpusChrf, hypotheses, references, lowercase);
       },
       py::arg("hypotheses"), py::arg("references"), py::arg("lowercase") = false,
       "Corpus chrF2, nmt-score's (and sacreBLEU's) number; references as for bleu().");

@@ -31,7 +31,6 @@ class PythonTranslator {
     options.device = device;
     options.threads = threads.value_or(0);
     options.precision = precision;
-    if (options.threads < 0) throw InputError("threads must be at least 0");
     runtime_ = startRuntime(options);
     ModelLoadOptions load;
     load.shortlist = parseShortlistUse(shortlist);
@@ -107,6 +106,28 @@ constexpr const char* kDecodingArguments = R"(
     batch_size: sentences per batch, sorted by length
     max_ratio: a translation has at most max_ratio x source pieces + 10)";
 
+// Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
+// same keywords, defaults and checks for both.
+template <typename Texts>
+void defineTranslate(py::class_<PythonTranslator>& translator, const char* textsName, const char* doc) {
+  const DecodingOptions decoding;
+  const TranslatorOptions batching;
+  translator.def(
+      "translate",
+      [](PythonTranslator& self, Texts texts, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
+         std::size_t batchSize, double maxRatio) {
+        const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
+        py::gil_scoped_release release;
+        if constexpr (std::is_same_v<Texts, std::string>)
+          return self.translate({std::move(texts)}, options).front();
+        else
+          return self.translate(std::move(texts), options);
+      },
+      py::arg(textsName), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
+      py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
+      py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio, doc);
+}
+
 }  // namespace
 
 void bindTranslator(py::module_& m) {
@@ -144,9 +165,9 @@ void bindTranslator(py::module_& m) {
   const TranslatorOptions batching;
   static const std::string translateDoc =
       std::string("Translates sentences; a Translation for each, in order.\n") + kDecodingArguments;
-  py::class_<PythonTranslator>(m, "Translator",
-                               "A model directory written by nmt-train, loaded once, translating text.")
-      .def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&, bool,
+  py::class_<PythonTranslator> translator(m, "Translator",
+                                          "A model directory written by nmt-train, loaded once, translating text.");
+  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&, bool,
                     const std::string&, const std::string&>(),
            py::arg("model_dir"), py::arg("device") = "cpu", py::arg("threads") = py::none(),
            py::arg("shortlist") = "auto", py::arg("int8") = false, py::arg("weights") = "best.pt",
@@ -158,31 +179,10 @@ void bindTranslator(py::module_& m) {
     shortlist: on, off or auto (auto: the directory's shortlist.bin where it has one)
     int8: run the linear layers with int8 weights on the CPU (faster, slightly other scores)
     weights: best.pt or last.pt
-    precision: fp32, or on CUDA bf16 or fp16)")
-      .def(
-          "translate",
-          [](PythonTranslator& self, std::vector<std::string> texts, int64_t beam, int64_t nbest, double lengthPenalty,
-             bool attention, std::size_t batchSize, double maxRatio) {
-            const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
-            py::gil_scoped_release release;
-            return self.translate(std::move(texts), options);
-          },
-          py::arg("texts"), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
-          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
-          py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
-          translateDoc.c_str())
-      .def(
-          "translate",
-          [](PythonTranslator& self, std::string text, int64_t beam, int64_t nbest, double lengthPenalty,
-             bool attention, std::size_t batchSize, double maxRatio) {
-            const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
-            py::gil_scoped_release release;
-            return self.translate({std::move(text)}, options).front();
-          },
-          py::arg("text"), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
-          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
-          py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
-          "Translates one sentence.")
+    precision: fp32, or on CUDA bf16 or fp16)");
+  defineTranslate<std::vector<std::string>>(translator, "texts", translateDoc.c_str());
+  defineTranslate<std::string>(translator, "text", "Translates one sentence.");
+  translator
       .def(
           "translate_file",
           [](PythonTranslator& self, const std::string& input, const std::string& output, int64_t beam,
