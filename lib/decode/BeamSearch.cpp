@@ -1,5 +1,6 @@
 #include "decode/BeamSearch.h"
 
+#include "decode/RowTopK.h"
 #include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 
@@ -217,7 +218,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     // taken from the float32 row (adding the beam's score keeps a row's order: the float64 sums are
     // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
     const int64_t perRow = std::min<int64_t>(2 * K, V);
-    const auto [rowBest, rowTokens] = step.logProbs.topk(perRow, 1);
+    const auto [rowBest, rowTokens] = rowTopK(step.logProbs, perRow);
     const auto slotOfRow = torch::tensor(slot, torch::kInt64).to(device);
     const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
     const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token

@@ -1,0 +1,62 @@
+#include "decode/RowTopK.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+#include <limits>
+
+using nmt::rowTopK;
+
+TEST_CASE("rowTopK equals at::topk on distinct scores: widths around the 16-entry blocks, k from 1 to the width") {
+  torch::manual_seed(3);
+  for (const int64_t n : {1, 5, 15, 16, 17, 33, 8000})
+    for (const int64_t k : {int64_t{1}, int64_t{2}, int64_t{10}, n}) {
+      if (k > n || (k == n && n > 100)) continue;
+      CAPTURE(n);
+      CAPTURE(k);
+      // distinct entries in random order (equal ones may come in either order from at::topk)
+      const auto scores = torch::stack({torch::randperm(n), torch::randperm(n), torch::randperm(n)}).to(torch::kFloat) / n;
+      const auto [values, places] = rowTopK(scores, k);
+      const auto [expectedValues, expectedPlaces] = scores.topk(k, 1);
+      CHECK(values.sizes() == expectedValues.sizes());
+      CHECK(torch::equal(values, expectedValues));
+      CHECK(torch::equal(places, expectedPlaces));
+    }
+}
+
+TEST_CASE("rowTopK: rising rows (every entry beats the k-th so far), equal entries in the order of their places, -inf, NaN first") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto rising = torch::arange(40, torch::kFloat).unsqueeze(0);
+  auto [values, places] = rowTopK(rising, 3);
+  CHECK(torch::equal(places, torch::tensor({{39, 38, 37}}, torch::kLong)));
+  CHECK(torch::equal(values, torch::tensor({{39.0f, 38.0f, 37.0f}})));
+
+  auto row = torch::full({1, 20}, -inf);
+  row[0][2] = 1.0f;
+  row[0][7] = 2.0f;
+  row[0][19] = 2.0f;  // equals place 7's: comes after it
+  row[0][18] = 1.0f;  // equals place 2's: does not make the top 3
+  std::tie(values, places) = rowTopK(row, 3);
+  CHECK(torch::equal(places, torch::tensor({{7, 19, 2}}, torch::kLong)));
+  std::tie(values, places) = rowTopK(row, 5);  // the rest -inf, by place
+  CHECK(torch::equal(places, torch::tensor({{7, 19, 2, 18, 0}}, torch::kLong)));
+  CHECK(std::isinf(values[0][4].item<float>()));
+
+  row[0][17] = nan;
+  std::tie(values, places) = rowTopK(row, 2);
+  CHECK(places[0][0].item<int64_t>() == 17);
+  CHECK(std::isnan(values[0][0].item<float>()));
+  CHECK(places[0][1].item<int64_t>() == 7);
+}
+
+TEST_CASE("rowTopK hands what it does not read itself to at::topk: float64, a transposed matrix") {
+  torch::manual_seed(5);
+  const auto doubles = torch::randn({4, 50}, torch::kFloat64);
+  auto [values, places] = rowTopK(doubles, 6);
+  CHECK(torch::equal(places, std::get<1>(doubles.topk(6, 1))));
+  const auto transposed = torch::randn({50, 4}).t();
+  std::tie(values, places) = rowTopK(transposed, 6);
+  CHECK(torch::equal(places, std::get<1>(transposed.topk(6, 1))));
+  CHECK(torch::equal(values, std::get<0>(transposed.topk(6, 1))));
+}
