@@ -186,12 +186,15 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   DecoderState state = model->initialDecoderState(encoded);  // one row per sentence at first
   std::vector<int64_t> rowSentence(B);
   for (int64_t r = 0; r < B; ++r) rowSentence[r] = r;
+  // A decoder that reads shared memory rows gets the whole batch's memory and each row's sentence;
+  // for another, each row gets its own copy of its sentence's memory.
+  const bool sharedMemory = model->decoder().readsMemoryRowsInPlace(device);
   std::vector<int64_t> memoryRows;  // the rows `memory` was selected for
-  DecoderMemory memory;
+  DecoderMemory memory = sharedMemory ? fullMemory : DecoderMemory();
 
   for (int64_t t = 0; !rowSentence.empty(); ++t) {
     const auto n = static_cast<int64_t>(rowSentence.size());
-    if (rowSentence != memoryRows) {  // the layout changes only when beams are born or searches end
+    if (!sharedMemory && rowSentence != memoryRows) {  // the layout changes when beams are born or searches end
       memory = memoryRows.empty() ? fullMemory.select(torch::tensor(rowSentence, torch::kInt64).to(device))
                                   : memory.reordered(rowsHolding(memoryRows, rowSentence));
       memoryRows = rowSentence;
@@ -210,7 +213,8 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       }
       active.push_back(s);
     }
-    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice);
+    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice,
+                                  sharedMemory ? torch::tensor(rowSentence, torch::kInt64) : torch::Tensor());
     leaveOutUnproducible(step.logProbs, slice);
     const int64_t V = step.logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());

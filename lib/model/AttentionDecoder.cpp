@@ -120,7 +120,9 @@ void AttentionDecoderImpl::quantize() {
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
-                                       const DecoderMemory& memory, const OutputSlice* slice) {
+                                       const DecoderMemory& sharedMemory, const OutputSlice* slice,
+                                       const torch::Tensor& memoryRows) {
+  const auto memory = memoryRows.defined() ? sharedMemory.select(memoryRows.to(sharedMemory[0].device())) : sharedMemory;
   const int64_t E = config_.embeddingSize, D = encoderOutputSize_;
   const auto embedded = embedding_(previousTokens);  // [B, E]
   const auto recurrent = recurrentOf(state);

@@ -24,7 +24,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   // One step for decoding (no dropout: eval mode), previousTokens [B] int64, with prepare's
   // memory: forward's step to float rounding.
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
-                   const OutputSlice* slice) override;
+                   const OutputSlice* slice, const torch::Tensor& memoryRows) override;
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
   void quantize() override;
 

@@ -27,8 +27,13 @@ class Decoder {
   virtual DecoderState initialState(const EncoderOutput& encoded) = 0;
   // A state is stepped once: the next step may write into room its tensors leave after their last
   // position (the Transformer's caches grow in place); step a clone() to branch from it.
+  // memoryRows [B] int64: the memory row each state row reads (a beam search's beams read their
+  // sentence's); undefined: row i reads row i.
   virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
-                           const OutputSlice* slice) = 0;
+                           const OutputSlice* slice, const at::Tensor& memoryRows) = 0;
+  // Whether step reads memoryRows where they are on this device; otherwise it copies the rows
+  // out every step, and a search had better select the memory's rows itself when they change.
+  virtual bool readsMemoryRowsInPlace(const c10::Device&) const { return false; }
   // The output layer's rows for these sorted target ids (a shortlist), for sliced steps.
   virtual OutputSlice sliceOutput(const std::vector<int>& ids) const = 0;
   // From now on, steps and slices run the output layer in int8, and the linear layers inside

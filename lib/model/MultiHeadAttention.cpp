@@ -29,18 +29,23 @@ std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValue
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,
-                                                                        const torch::Tensor& keys,
-                                                                        const torch::Tensor& values,
-                                                                        const torch::Tensor& keyMask, bool causal) {
-  const int64_t B = query.size(0), Sq = query.size(1), Sk = keys.size(2);
+                                                                        const torch::Tensor& sharedKeys,
+                                                                        const torch::Tensor& sharedValues,
+                                                                        const torch::Tensor& sharedKeyMask, bool causal,
+                                                                        const torch::Tensor& keyRows) {
+  const int64_t B = query.size(0), Sq = query.size(1), Sk = sharedKeys.size(2);
   const auto q = splitHeads(inferenceLinear(queryProjection, int8Query_, query));  // [B, H, Sq, dk]
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
-  if (oneQuery && canAttendOneQuery(q, keys, values)) {
-    auto attended = attendOneQuery(q, keys, values, keyMask);
+  if (oneQuery && canAttendOneQuery(q, sharedKeys, sharedValues, keyRows)) {
+    auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows);
     return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
   }
+  // otherwise each query row gets its own copy of the rows it reads
+  const auto rows = keyRows.defined() ? keyRows.to(sharedKeys.device()) : torch::Tensor();
+  auto own = [&](const torch::Tensor& t) { return rows.defined() && t.defined() ? t.index_select(0, rows) : t; };
+  const auto keys = own(sharedKeys), values = own(sharedValues), keyMask = own(sharedKeyMask);
   auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : torch::matmul(q, keys.transpose(-2, -1));
   scores = scores / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
   const double minusInfinity = -std::numeric_limits<float>::infinity();

@@ -27,10 +27,12 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
   // key/value [B, Sk, d] -> W_K key, W_V value split into heads: [B, H, Sk, dk] each.
   std::pair<torch::Tensor, torch::Tensor> projectKeysValues(const torch::Tensor& key, const torch::Tensor& value);
-  // forward() over keys and values that projectKeysValues made.
+  // forward() over keys and values that projectKeysValues made. keyRows [B] int64: the row of
+  // keys/values/keyMask each query row reads (several queries share one: a beam search's beams);
+  // undefined: its own.
   std::tuple<torch::Tensor, torch::Tensor> attend(const torch::Tensor& query, const torch::Tensor& keys,
                                                   const torch::Tensor& values, const torch::Tensor& keyMask,
-                                                  bool causal = false);
+                                                  bool causal = false, const torch::Tensor& keyRows = {});
 
   // From now on the four projections run in int8, their fp32 weights released (--int8: translation only).
   void quantize();

@@ -66,20 +66,28 @@ NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, in
 
 }  // namespace
 
-bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values) {
+bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                       const at::Tensor& keyRows) {
   if (c10::GradMode::is_enabled()) return false;
   for (const auto* t : {&q, &keys, &values})
     if (!t->device().is_cpu() || t->scalar_type() != at::kFloat || t->dim() != 4 || t->stride(3) != 1 ||
         t->layout() != at::kStrided)
       return false;
-  return q.size(2) == 1 && keys.sizes() == values.sizes() && q.size(0) == keys.size(0) && q.size(1) == keys.size(1) &&
-         q.size(3) == keys.size(3);
+  if (keyRows.defined() && (!keyRows.device().is_cpu() || keyRows.dim() != 1 || keyRows.size(0) != q.size(0)))
+    return false;
+  return q.size(2) == 1 && keys.sizes() == values.sizes() && (keyRows.defined() || q.size(0) == keys.size(0)) &&
+         q.size(1) == keys.size(1) && q.size(3) == keys.size(3);
 }
 
 OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
-                                 const at::Tensor& keyMask) {
-  const int64_t B = keys.size(0), H = keys.size(1), Sk = keys.size(2), dk = keys.size(3);
+                                 const at::Tensor& keyMask, const at::Tensor& keyRows) {
+  const int64_t B = q.size(0), H = keys.size(1), Sk = keys.size(2), dk = keys.size(3);
   const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));
+  const auto rowTensor = keyRows.defined() ? keyRows.to(at::kLong).contiguous() : at::Tensor();
+  const int64_t* given = rowTensor.defined() ? rowTensor.data_ptr<int64_t>() : nullptr;
+  for (int64_t b = 0; given && b < B; ++b)
+    TORCH_CHECK(given[b] >= 0 && given[b] < keys.size(0), "attendOneQuery: key row ", given[b], " of ", keys.size(0));
+  auto row = [given](int64_t b) { return given ? given[b] : b; };
   auto scores = at::empty({B, H, 1, Sk}, q.options());
   const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
   const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
@@ -89,16 +97,16 @@ OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, co
   float* sp = scores.data_ptr<float>();
   for (int64_t b = 0; b < B; ++b)
     for (int64_t h = 0; h < H; ++h)
-      headScores(qp + b * q.stride(0) + h * q.stride(1), kp + b * keys.stride(0) + h * keys.stride(1), keys.stride(2),
-                 Sk, dk, real ? real + b * Sk : nullptr, scale, sp + (b * H + h) * Sk);
+      headScores(qp + b * q.stride(0) + h * q.stride(1), kp + row(b) * keys.stride(0) + h * keys.stride(1),
+                 keys.stride(2), Sk, dk, real ? real + row(b) * Sk : nullptr, scale, sp + (b * H + h) * Sk);
   auto weights = at::softmax(scores, -1);
   auto context = at::empty({B, 1, H * dk}, q.options());
   const float* wp = weights.data_ptr<float>();
   float* cp = context.data_ptr<float>();
   for (int64_t b = 0; b < B; ++b)
     for (int64_t h = 0; h < H; ++h)
-      headContext(wp + (b * H + h) * Sk, vp + b * values.stride(0) + h * values.stride(1), values.stride(2), Sk, dk,
-                  cp + (b * H + h) * dk);
+      headContext(wp + (b * H + h) * Sk, vp + row(b) * values.stride(0) + h * values.stride(1), values.stride(2), Sk,
+                  dk, cp + (b * H + h) * dk);
   return {context, weights};
 }
 

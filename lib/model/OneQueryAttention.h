@@ -14,12 +14,15 @@ struct OneQueryAttention {
 };
 
 // Whether attendOneQuery takes these: float32 on the CPU, no gradient wanted, each head's vector
-// contiguous (the last stride 1).
-bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values);
+// contiguous (the last stride 1), keyRows (when given) on the CPU.
+bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                       const at::Tensor& keyRows = {});
 
-// q [B, H, 1, dk], keys and values [B, H, Sk, dk], keyMask [B, Sk] bool (true: a real position)
-// or undefined.
+// q [B, H, 1, dk], keys and values [M, H, Sk, dk], keyMask [M, Sk] bool (true: a real position)
+// or undefined; keyRows [B] int64: the row of keys, values and keyMask each query row reads
+// (undefined: row b reads row b, and M = B). Query rows that share a row and come one after
+// the other find it in the cache: a beam search's beams read their sentence's memory once.
 OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
-                                 const at::Tensor& keyMask);
+                                 const at::Tensor& keyMask, const at::Tensor& keyRows = {});
 
 }  // namespace nmt

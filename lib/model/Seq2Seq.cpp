@@ -38,8 +38,9 @@ DecoderMemory Seq2SeqImpl::prepareDecoder(const EncoderOutput& encoded) { return
 DecoderState Seq2SeqImpl::initialDecoderState(const EncoderOutput& encoded) { return decoder_->initialState(encoded); }
 
 DecoderStep Seq2SeqImpl::decodeStep(const torch::Tensor& previousTokens, const DecoderState& state,
-                                    const DecoderMemory& memory, const OutputSlice* slice) {
-  return decoder_->step(previousTokens, state, memory, slice);
+                                    const DecoderMemory& memory, const OutputSlice* slice,
+                                    const torch::Tensor& memoryRows) {
+  return decoder_->step(previousTokens, state, memory, slice, memoryRows);
 }
 
 c10::Device Seq2SeqImpl::device() const { return parameters().front().device(); }

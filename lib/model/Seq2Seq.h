@@ -28,9 +28,10 @@ class Seq2SeqImpl : public torch::nn::Module {
   // Step-by-step decoding: prepare the memory once, start from initialDecoderState, then step.
   DecoderMemory prepareDecoder(const EncoderOutput& encoded);
   DecoderState initialDecoderState(const EncoderOutput& encoded);
-  // slice: score only its pieces (Decoder::sliceOutput); null: the whole vocabulary.
+  // slice: score only its pieces (Decoder::sliceOutput); null: the whole vocabulary. memoryRows:
+  // the memory row each state row reads (Decoder::step); undefined: its own.
   DecoderStep decodeStep(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
-                         const OutputSlice* slice = nullptr);
+                         const OutputSlice* slice = nullptr, const torch::Tensor& memoryRows = {});
 
   Encoder& encoder() { return *encoder_; }
   Decoder& decoder() { return *decoder_; }

@@ -73,6 +73,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
                                                                    const torch::Tensor& crossKeys,
                                                                    const torch::Tensor& crossValues,
                                                                    const torch::Tensor& sourceMask,
+                                                                   const torch::Tensor& crossRows,
                                                                    const torch::Tensor& selfMask) {
   TransformerDecoderLayerOutput out;
   const auto normed = selfAttentionNorm_(x);
@@ -88,7 +89,8 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   // that joined a running batch later does (selfMask)
   auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, selfMask, /*causal=*/true);
   auto y = x + drop(dropout_, attended);
-  auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask);
+  auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask,
+                                                             /*causal=*/false, crossRows);
   y = y + drop(dropout_, context);
   const auto inner = torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y)));
   y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_, drop(dropout_, inner)));
@@ -154,7 +156,8 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
                                                                                    const DecoderState& state,
                                                                                    const DecoderMemory& memory,
                                                                                    const OutputSlice* slice,
-                                                                                   const Int8Linear* int8) {
+                                                                                   const Int8Linear* int8,
+                                                                                   const torch::Tensor& memoryRows) {
   const std::size_t L = layers_->size();
   const int64_t B = tokens.size(0), T = tokens.size(1), cached = state[selfKeys(0)].size(2);
   const auto embedded = embedding_(tokens) * std::sqrt(static_cast<double>(config_.embeddingSize));
@@ -171,7 +174,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   for (std::size_t l = 0; l < layers_->size(); ++l) {
     auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
         x, state[selfKeys(l)], state[selfKeys(l) + 1], memory[crossKeys(l)], memory[crossKeys(l) + 1], memory[kMask],
-        step ? ownPositions : torch::Tensor());
+        memoryRows, step ? ownPositions : torch::Tensor());
     x = out.x;
     next.push_back({out.keys, 0, 2});
     next.push_back({out.values, 0, 2});
@@ -221,9 +224,10 @@ void TransformerDecoderImpl::quantize() {
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
-                                         const DecoderMemory& memory, const OutputSlice* slice) {
+                                         const DecoderMemory& memory, const OutputSlice* slice,
+                                         const torch::Tensor& memoryRows) {
   auto [logProbs, next, attention] =
-      run(previousTokens.unsqueeze(1), state, memory, slice, (slice ? slice->int8 : int8Output_).get());
+      run(previousTokens.unsqueeze(1), state, memory, slice, (slice ? slice->int8 : int8Output_).get(), memoryRows);
   return {logProbs.squeeze(1), next, attention.squeeze(1)};
 }
 
@@ -231,7 +235,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logProbs, state, attention] =
-      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output_.get());
+      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output_.get(), torch::Tensor());
   return {logProbs, attention, targetInput};
 }
 

@@ -30,10 +30,11 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
   // x [B, T, d]: the positions after the t cached ones (pastKeys/pastValues [B, H, t, dk], t may be 0).
   // Training passes the whole target with an empty cache; decoding one position at a time.
   // selfMask [B, t + T] bool: the cache positions that are each row's own (undefined: all).
+  // crossRows [B]: the row of crossKeys/crossValues/sourceMask each row reads (undefined: its own).
   TransformerDecoderLayerOutput forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
                                         const torch::Tensor& pastValues, const torch::Tensor& crossKeys,
                                         const torch::Tensor& crossValues, const torch::Tensor& sourceMask,
-                                        const torch::Tensor& selfMask);
+                                        const torch::Tensor& crossRows, const torch::Tensor& selfMask);
   // Every linear layer in int8 from now on (--int8).
   void quantize();
 
@@ -61,7 +62,9 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderState initialState(const EncoderOutput& encoded) override;
   // One step for decoding: previousTokens [B] int64 at the position the state has reached.
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
-                   const OutputSlice* slice) override;
+                   const OutputSlice* slice, const torch::Tensor& memoryRows) override;
+  // on the CPU, the one-query attention reads a shared row of the memory for each row
+  bool readsMemoryRowsInPlace(const c10::Device& device) const override { return device.is_cpu(); }
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
   void quantize() override;
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
@@ -92,10 +95,11 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
  private:
   // positions [B, T] after the cached ones -> (log-probabilities [B, T, V], state, last layer's
   // cross-attention mean over heads [B, T, S])
-  // slice: only its pieces; int8: the output layer in int8 (steps only: training stays fp32)
+  // slice: only its pieces; int8: the output layer in int8 (steps only: training stays fp32);
+  // memoryRows: as step's
   std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
                                                              const DecoderMemory& memory, const OutputSlice* slice,
-                                                             const Int8Linear* int8);
+                                                             const Int8Linear* int8, const torch::Tensor& memoryRows);
 
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
   void forgetUnusedPositions(std::vector<DecoderState::Part>& parts) const;

@@ -113,6 +113,24 @@ std::string eachArchitecture() {
 
 }  // namespace
 
+TEST_CASE("a step whose rows read shared memory rows equals one whose rows have their own copies, bit for bit") {
+  const std::string architecture = eachArchitecture();
+  auto first = firstStep(architecture, /*tied=*/false);
+  c10::InferenceMode inference;
+  // rows 0 and 1 read sentence 2's memory, row 2 sentence 0's, row 3 sentence 2's again (as a beam
+  // search's beams do), each row with its own state and token
+  const auto memoryRows = torch::tensor(std::vector<int64_t>{2, 2, 0, 2});
+  const auto shared = first.model->decodeStep(first.previous, first.state.clone(), first.memory, nullptr, memoryRows);
+  const auto copied = first.model->decodeStep(first.previous, first.state.clone(), first.memory.select(memoryRows));
+  CHECK(torch::equal(shared.logProbs, copied.logProbs));
+  CHECK(torch::equal(shared.attention, copied.attention));
+  for (std::size_t i = 0; i < copied.state.size(); ++i) CHECK(torch::equal(shared.state[i], copied.state[i]));
+  // and not what the rows' own memory gives
+  const auto own = first.model->decodeStep(first.previous, first.state.clone(), first.memory);
+  CHECK_FALSE(torch::equal(shared.logProbs, own.logProbs));
+  CHECK(first.model->decoder().readsMemoryRowsInPlace(c10::Device(c10::kCPU)) == (architecture == "transformer"));
+}
+
 TEST_CASE("beam search of width 1 is greedy search; wider beams score at least as well, best first") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;

@@ -1,4 +1,5 @@
 #include "TestSkip.h"
+#include "TestSupport.h"
 #include "model/InferenceLinear.h"
 #include "model/OneQueryAttention.h"
 
@@ -97,6 +98,27 @@ TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with an
       CHECK(torch::allclose(got.context, expected, 1e-5, 1e-5));
       if (Sk > 1) CHECK(got.weights[1].narrow(-1, Sk - 3, 3).abs().max().item<float>() == 0.0f);
     }
+}
+
+TEST_CASE("attendOneQuery with key rows: query rows sharing keys get what copies of those rows give; a row out of range is refused") {
+  torch::manual_seed(10);
+  c10::InferenceMode inference;
+  const int64_t M = 2, B = 5, H = 2, Sk = 6, dk = 12;
+  const auto q = torch::randn({B, 1, H, dk}).transpose(1, 2);
+  const auto keys = torch::randn({M, H, Sk, dk}), values = torch::randn({M, H, Sk, dk});
+  auto mask = torch::ones({M, Sk}, torch::kBool);
+  mask[0].narrow(0, 4, 2).fill_(false);
+  const auto rows = torch::tensor(std::vector<int64_t>{1, 1, 0, 0, 1});
+  REQUIRE(canAttendOneQuery(q, keys, values, rows));
+  const auto shared = attendOneQuery(q, keys, values, mask, rows);
+  const auto copies = attendOneQuery(q, keys.index_select(0, rows), values.index_select(0, rows), mask.index_select(0, rows));
+  CHECK(torch::equal(shared.context, copies.context));
+  CHECK(torch::equal(shared.weights, copies.weights));
+  CHECK(shared.weights[2].narrow(-1, 4, 2).abs().max().item<float>() == 0.0f);  // row 2 reads row 0's mask
+  CHECK_FALSE(canAttendOneQuery(q, keys, values, rows.narrow(0, 0, 4)));  // one row each
+  CHECK_FALSE(canAttendOneQuery(q, keys, values.narrow(0, 0, 1), rows));
+  CHECK(nmt::test::errorOf([&] { attendOneQuery(q, keys, values, mask, torch::tensor(std::vector<int64_t>{1, 1, 2, 0, 1})); })
+            .find("attendOneQuery: key row 2 of 2") != std::string::npos);
 }
 
 TEST_CASE("attendOneQuery is for inference: gradients, other dtypes and several queries take LibTorch's way") {
