@@ -3,6 +3,8 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 namespace nmt {
 namespace {
@@ -14,6 +16,30 @@ at::Tensor sourceResized(const at::Tensor& t, int64_t dim, int64_t length) {
   auto shape = t.sizes().vec();
   shape[dim] = length - t.size(dim);
   return at::cat({t, at::zeros(shape, t.options())}, dim);
+}
+
+// Copies rows from[i] over rows to[i] of t (rows along axis 0, on the CPU) with memcpy, through a
+// copy of the rows read (a row may be both read and written): a beam search moves a few rows of
+// each of its caches every step, which LibTorch's index_select and copy_ did at ~2 us a call. A row
+// must be runs of contiguous elements along one more axis at most (a cache's heads); false otherwise.
+bool movedRowsOnHost(const at::Tensor& t, const std::vector<int64_t>& to, const std::vector<int64_t>& from) {
+  if (!t.device().is_cpu() || t.dim() == 0) return false;
+  int64_t run = 1, d = t.dim() - 1;
+  for (; d >= 1 && (t.stride(d) == run || t.size(d) == 1); --d) run *= t.size(d);
+  if (d > 1) return false;
+  const int64_t outer = d == 1 ? t.size(1) : 1, outerStride = d == 1 ? t.stride(1) : 0;
+  const auto bytes = static_cast<std::size_t>(run * t.element_size());
+  if (bytes == 0 || outer == 0) return true;
+  auto* base = static_cast<char*>(t.data_ptr());
+  auto at = [&](int64_t row, int64_t o) { return base + (row * t.stride(0) + o * outerStride) * t.element_size(); };
+  std::vector<char> moved(from.size() * static_cast<std::size_t>(outer) * bytes);
+  char* out = moved.data();
+  for (const int64_t row : from)
+    for (int64_t o = 0; o < outer; ++o, out += bytes) std::memcpy(out, at(row, o), bytes);
+  const char* in = moved.data();
+  for (const int64_t row : to)
+    for (int64_t o = 0; o < outer; ++o, in += bytes) std::memcpy(at(row, o), in, bytes);
+  return true;
 }
 
 }  // namespace
@@ -49,7 +75,7 @@ RowTensors<Kind> RowTensors<Kind>::reordered(const std::vector<int64_t>& rows) {
       from.push_back(rows[i]);
     }
   if (!to.empty()) {
-    const auto fromRows = at::tensor(from, at::kLong).to(device);
+    at::Tensor fromRows;
     // written back a run of consecutive rows at a time (LibTorch's index_copy_ into a strided view
     // was slower than the gather)
     std::vector<std::pair<std::size_t, std::size_t>> runs;  // [first, end) in `to`
@@ -59,6 +85,8 @@ RowTensors<Kind> RowTensors<Kind>::reordered(const std::vector<int64_t>& rows) {
       else
         runs.push_back({i, i + 1});
     for (auto& p : parts_) {
+      if (p.batchDim == 0 && movedRowsOnHost(p.tensor, to, from)) continue;
+      if (!fromRows.defined()) fromRows = at::tensor(from, at::kLong).to(device);
       const auto moved = p.tensor.index_select(p.batchDim, fromRows);
       for (const auto& [first, end] : runs)
         p.tensor.narrow(p.batchDim, to[first], static_cast<int64_t>(end - first))

@@ -96,3 +96,37 @@ TEST_CASE("decoder state rows: reordered gives select's rows, in place unless th
   CHECK(rowIds(grown) == std::vector<float>{1, 0, 0});
   CHECK(rowIds(r.state) == std::vector<float>{0, 1});
 }
+
+TEST_CASE("decoder state rows: reordered moves rows of every layout a decoder keeps, in place") {
+  // a Transformer cache [B, H, t, dk] cut from a buffer with room for more positions (heads strided),
+  // a bool mask [B, t], an int64 position per row, and a layout with two strided axes
+  const int64_t B = 5, H = 3, t = 4, room = 7, dk = 2;
+  const auto id = torch::arange(B, torch::kFloat);
+  const auto values = id.view({B, 1, 1, 1}) * 100 + torch::arange(H * t * dk, torch::kFloat).view({1, H, t, dk});
+  const auto mask = torch::arange(B * t).view({B, t}).remainder(3).eq(0);
+  const auto positions = torch::arange(B, torch::kLong) * 7;
+  const auto twoStrided = (id.view({B, 1, 1, 1}) + torch::rand({1, 4, 3, 2})).expand({B, 4, 3, 2}).contiguous();
+  struct Fresh {
+    torch::Tensor buffer;
+    DecoderState state;
+  };
+  auto fresh = [&] {
+    auto buffer = torch::full({B, H, room, dk}, -1.0f);
+    buffer.narrow(2, 0, t).copy_(values);
+    return Fresh{buffer, DecoderState({{buffer.narrow(2, 0, t), 0, 2},
+                                       {mask.clone(), 0, 1},
+                                       {positions.clone(), 0},
+                                       {twoStrided.clone().transpose(1, 2), 0}})};
+  };
+  for (const auto& rows : {std::vector<int64_t>{4, 1, 1, 3, 0}, {3, 4, 2}, {1, 0}}) {
+    CAPTURE(rows);
+    auto f = fresh();
+    REQUIRE(f.state[0].stride(1) == room * dk);
+    const auto expected = f.state.select(torch::tensor(rows));
+    const auto reordered = f.state.reordered(rows);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(torch::equal(reordered[i], expected[i]));
+    CHECK(reordered[0].data_ptr<float>() == f.buffer.data_ptr<float>());
+    // the room after the cut stays untouched
+    CHECK(f.buffer.narrow(2, t, room - t).eq(-1.0f).all().item<bool>());
+  }
+}
