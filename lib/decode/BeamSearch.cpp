@@ -131,23 +131,6 @@ void keepLinesInPlace(SentenceSearch& search, std::vector<int64_t>& parents, std
   placed(parents);
 }
 
-// The order of the sentences that go on (given in row order): each keeps its place, and those
-// after the last hole move into the holes, last first, so that a search that ends moves the rows
-// of one sentence rather than of every sentence after it (the order of sentences decides nothing).
-std::vector<std::size_t> holesFilledFromTheEnd(const std::vector<bool>& goesOn) {
-  std::vector<std::size_t> order;
-  std::size_t end = goesOn.size();
-  for (std::size_t a = 0; a < end; ++a) {
-    if (goesOn[a]) {
-      order.push_back(a);
-      continue;
-    }
-    while (end > a + 1 && !goesOn[end - 1]) --end;
-    if (end > a + 1) order.push_back(--end);
-  }
-  return order;
-}
-
 // For each new row's sentence, a row of the old layout that holds it (the same row where it can).
 std::vector<int64_t> rowsHolding(const std::vector<int64_t>& oldSentences, const std::vector<int64_t>& newSentences) {
   std::unordered_map<int64_t, int64_t> rowOf;

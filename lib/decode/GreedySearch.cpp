@@ -27,11 +27,13 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   auto aliveLimits = torch::tensor(limit, torch::kInt64).to(device);
 
   DecoderState state = model->initialDecoderState(encoded);
+  // A decoder that reads shared memory rows keeps the batch's memory whole, read through `alive`.
+  const bool sharedMemory = model->decoder().readsMemoryRowsInPlace(device);
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
-    auto step = model->decodeStep(previous, state, memory, slice);
+    auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
     leaveOutUnproducible(step.logProbs, slice);
     auto [best, next] = step.logProbs.max(-1);
     if (slice) next = slice->deviceIds.index_select(0, next);
@@ -46,12 +48,17 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
     state = step.state;
     previous = next;
     if (stillAlive < alive.size(0)) {
-      const auto keep = going.nonzero().squeeze(1);
+      const auto goes = going.cpu();
+      const std::vector<bool> goesOn(goes.data_ptr<bool>(), goes.data_ptr<bool>() + goes.numel());
+      const auto order = holesFilledFromTheEnd(goesOn);
+      const std::vector<int64_t> rowsKept(order.begin(), order.end());
+      const auto keep = torch::tensor(rowsKept, torch::kInt64).to(device);
       alive = alive.index_select(0, keep);
       aliveLimits = aliveLimits.index_select(0, keep);
       previous = previous.index_select(0, keep);
-      state = state.select(keep);
-      memory = memory.select(keep);
+      // the stepped state is used up: on the CPU its rows move in place
+      state = device.is_cpu() ? state.reordered(rowsKept) : state.select(keep);
+      if (!sharedMemory) memory = memory.select(keep);
     }
   }
 

@@ -32,4 +32,18 @@ std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, 
   return out;
 }
 
+std::vector<std::size_t> holesFilledFromTheEnd(const std::vector<bool>& goesOn) {
+  std::vector<std::size_t> order;
+  std::size_t end = goesOn.size();
+  for (std::size_t a = 0; a < end; ++a) {
+    if (goesOn[a]) {
+      order.push_back(a);
+      continue;
+    }
+    while (end > a + 1 && !goesOn[end - 1]) --end;
+    if (end > a + 1) order.push_back(--end);
+  }
+  return order;
+}
+
 }  // namespace nmt

@@ -19,4 +19,9 @@ std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, 
 // (SpecialIds::producible) at -inf. A slice's (a shortlist's) hold none of them: left as they are.
 void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice);
 
+// The rows that go on (given in row order): each keeps its place, and those after the last hole
+// move into the holes, last first, so that a search that ends moves one row's state (or one
+// sentence's beams) rather than every row after it. The order of rows decides nothing.
+std::vector<std::size_t> holesFilledFromTheEnd(const std::vector<bool>& goesOn);
+
 }  // namespace nmt
