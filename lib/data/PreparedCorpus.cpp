@@ -1,6 +1,7 @@
 #include "data/PreparedCorpus.h"
 
 #include "util/Crc32.h"
+#include "util/FileFormat.h"
 #include "util/InputError.h"
 #include "util/OutputFile.h"
 
@@ -17,7 +18,7 @@
 namespace nmt {
 namespace {
 
-constexpr char kMagic[8] = {'N', 'M', 'T', 'C', 'O', 'R', 'P', '1'};
+constexpr FileFormat kFormat{"prepared corpus", {'N', 'M', 'T', 'C', 'O', 'R', 'P', '1'}, PreparedCorpus::kVersion};
 
 struct Trailer {
   char magic[8];
@@ -76,11 +77,9 @@ uint64_t fileSize(int fd) {
 // The trailer of an open file, or a reason it is not a prepared corpus of this version.
 std::string readTrailer(int fd, Trailer& t) {
   const uint64_t size = fileSize(fd);
-  if (size < sizeof(Trailer) || !readAt(fd, &t, sizeof t, size - sizeof t)) return "not a prepared corpus (too short)";
-  if (std::memcmp(t.magic, kMagic, sizeof kMagic) != 0) return "not a prepared corpus";
-  if (t.version != PreparedCorpus::kVersion)
-    return "prepared by another version of nmt (format " + std::to_string(t.version) + ", this one reads " +
-           std::to_string(PreparedCorpus::kVersion) + ")";
+  if (size < sizeof(Trailer) || !readAt(fd, &t, sizeof t, size - sizeof t))
+    return "not a prepared corpus file (too short)";
+  if (auto problem = kFormat.identityProblem(t.magic, t.version); !problem.empty()) return problem;
   if ((t.idBytes != 2 && t.idBytes != 4) || t.pairs > size || t.ids > size || t.keyBytes > size ||
       Layout(t).trailer + sizeof t != size)
     return "truncated or damaged (its sizes do not add up)";
@@ -162,7 +161,7 @@ PreparedCorpus PreparedCorpus::open(const std::string& path) {
     at += n;
   }
   crc = crc32(crc, reinterpret_cast<const unsigned char*>(&t), kCheckedTrailerBytes);
-  if (crc != t.crc) throw refuse("damaged (its checksum does not match)");
+  if (const auto problem = FileFormat::checksumProblem(t.crc, crc); !problem.empty()) throw refuse(problem);
 
   auto storage = std::make_shared<Storage>();
   storage->mappedBytes = static_cast<std::size_t>(layout.trailer + sizeof t);
@@ -266,8 +265,8 @@ void PreparedCorpusWriter::commit(const CorpusCounts& counts) {
   sink_->write(key_.data(), key_.size());
   sink_->padTo8();
   Trailer t{};
-  std::memcpy(t.magic, kMagic, sizeof kMagic);
-  t.version = PreparedCorpus::kVersion;
+  std::memcpy(t.magic, kFormat.magic, sizeof t.magic);
+  t.version = kFormat.version;
   t.idBytes = static_cast<uint32_t>(idBytes_);
   t.pairs = offsets_.size();
   t.ids = written_;

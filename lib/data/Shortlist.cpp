@@ -3,6 +3,7 @@
 #include "tokenization/SpecialIds.h"
 #include "util/AtomicFile.h"
 #include "util/Crc32.h"
+#include "util/FileFormat.h"
 #include "util/InputError.h"
 
 #include <fmt/core.h>
@@ -17,9 +18,8 @@
 namespace nmt {
 namespace {
 
-constexpr char kMagic[8] = {'N', 'M', 'T', 'S', 'H', 'R', 'T', 'L'};
-// 2: CRC-32 (util/Crc32.h, as the prepared corpus and the checkpoints) for the file and the BPE models
-constexpr uint32_t kVersion = 2;
+// version 2: CRC-32 (util/Crc32.h, as the prepared corpus and the checkpoints) for the file and the BPE models
+constexpr FileFormat kFormat{"shortlist", {'N', 'M', 'T', 'S', 'H', 'R', 'T', 'L'}, 2};
 
 uint32_t crc32Of(const std::string& bytes, std::size_t size) {
   return crc32(0, reinterpret_cast<const unsigned char*>(bytes.data()), size);
@@ -29,6 +29,11 @@ uint32_t crc32Of(const std::string& bytes, std::size_t size) {
 std::string remakeAdvice(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return "nmt-shortlist --model " + (slash == std::string::npos ? std::string(".") : path.substr(0, slash));
+}
+
+// "shortlist PATH: REASON; make it again with nmt-shortlist --model DIR"
+InputError refusal(const std::string& path, const std::string& reason) {
+  return InputError("shortlist " + path + ": " + reason + "; make it again with " + remakeAdvice(path));
 }
 
 // A file's bytes; false when it cannot be read.
@@ -96,7 +101,7 @@ class Reader {
     return out;
   }
   [[noreturn]] void damaged() const {
-    throw InputError("shortlist " + path_ + " is damaged (make it again with " + remakeAdvice(path_) + ")");
+    throw refusal(path_, "damaged");
   }
 
  private:
@@ -110,7 +115,7 @@ class Reader {
   }
   const std::string& bytes_;
   std::string path_;
-  std::size_t at_ = sizeof kMagic;
+  std::size_t at_ = sizeof kFormat.magic;
 };
 
 }  // namespace
@@ -228,8 +233,8 @@ double Shortlist::coverage(const std::vector<EncodedPair>& pairs) const {
 
 void Shortlist::save(const std::string& path) const {
   Writer w;
-  w.bytes().append(kMagic, sizeof kMagic);
-  w.u32(kVersion);
+  w.bytes().append(kFormat.magic, sizeof kFormat.magic);
+  w.u32(kFormat.version);
   w.u64(static_cast<uint64_t>(key_.sourceVocab));
   w.u64(static_cast<uint64_t>(key_.targetVocab));
   w.u32(key_.sourceBpeCrc);
@@ -248,15 +253,14 @@ Shortlist Shortlist::load(const std::string& path, const ShortlistKey& expected)
   if (!readBytes(path, bytes))
     throw MissingFileError("no shortlist " + path + " (make one with " + remakeAdvice(path) + ")");
   Reader r(bytes, path);
-  if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw InputError("shortlist " + path + " is not a shortlist file");
+  if (bytes.size() < sizeof kFormat.magic + 8) throw refusal(path, "not a shortlist file (too short)");
   // the version before the checksum: an older file is refused as older, not as damaged
-  if (const uint32_t version = r.u32(); version != kVersion)
-    throw InputError(fmt::format("shortlist {} has version {}, this nmt reads version {} (make it again with {})", path,
-                                 version, kVersion, remakeAdvice(path)));
+  if (const auto problem = kFormat.identityProblem(bytes.data(), r.u32()); !problem.empty())
+    throw refusal(path, problem);
   uint32_t stored = 0;
   std::memcpy(&stored, bytes.data() + bytes.size() - 4, 4);
-  if (stored != crc32Of(bytes, bytes.size() - 4)) r.damaged();
+  if (const auto problem = FileFormat::checksumProblem(stored, crc32Of(bytes, bytes.size() - 4)); !problem.empty())
+    throw refusal(path, problem);
   Shortlist out;
   out.key_.sourceVocab = static_cast<int64_t>(r.u64());
   out.key_.targetVocab = static_cast<int64_t>(r.u64());

@@ -70,9 +70,9 @@ expect_contains "$ERR" "nmt-translate: error: shortlist run/shortlist.bin was ma
 cp shortlist.keep run/shortlist.bin
 printf 'X' | dd of=run/shortlist.bin bs=1 seek=100 conv=notrunc status=none
 expect_fail 1 "${T[@]}" --shortlist on
-expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model run)"
+expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin: damaged (its checksum does not match); make it again with nmt-shortlist --model run"
 expect_fail 1 "${T[@]}"
-expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin is damaged (make it again with nmt-shortlist --model run)"
+expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin: damaged (its checksum does not match); make it again with nmt-shortlist --model run"
 expect_fail 2 "${T[@]}" --shortlist maybe
 expect_line "$ERR" "nmt-translate: --shortlist must be on, off or auto, not 'maybe' (see nmt-translate --help)"
 # --int8 on the tiny model's untied RNN output layer (its hidden and embedding columns; where LibTorch has a

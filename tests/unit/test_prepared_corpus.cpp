@@ -116,12 +116,18 @@ TEST_CASE("a damaged, truncated or foreign prepared corpus is refused with one l
   CHECK(errorOf([&] { PreparedCorpus::open(path); }) == path + ": damaged (its checksum does not match)" + advice);
   CHECK(PreparedCorpus::keyOf(path) == "key\n");  // the trailer is intact
   test::writeFile(path, good.substr(0, good.size() - 8) + good.substr(good.size() - 8) + "x");
-  CHECK(errorOf([&] { PreparedCorpus::open(path); }) == path + ": not a prepared corpus" + advice);
+  CHECK(errorOf([&] { PreparedCorpus::open(path); }) == path + ": not a prepared corpus file" + advice);
+  // the trailer's version (after its 8 bytes of magic, 72 bytes from the end) checked before the checksum
+  auto older = good;
+  older[older.size() - 72 + 8] = 0;
+  test::writeFile(path, older);
+  CHECK(errorOf([&] { PreparedCorpus::open(path); }) ==
+        path + ": prepared corpus format 0; this nmt reads format 1" + advice);
   test::writeFile(path, good.substr(800));
   CHECK(errorOf([&] { PreparedCorpus::open(path); }) ==
         path + ": truncated or damaged (its sizes do not add up)" + advice);
   test::writeFile(path, "hello\n");
-  CHECK(errorOf([&] { PreparedCorpus::open(path); }) == path + ": not a prepared corpus (too short)" + advice);
+  CHECK(errorOf([&] { PreparedCorpus::open(path); }) == path + ": not a prepared corpus file (too short)" + advice);
   CHECK(PreparedCorpus::keyOf(path).empty());
   CHECK(PreparedCorpus::keyOf(dir.file("absent.bin")).empty());
   {

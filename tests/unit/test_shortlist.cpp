@@ -101,16 +101,23 @@ TEST_CASE("shortlist: the file round-trips, and another model's, a damaged or a 
   bytes[bytes.size() / 2] ^= 0x40;
   test::writeFile(path, bytes);
   CHECK_THROWS_WITH_AS(Shortlist::load(path, kKey),
-                       ("shortlist " + path + " is damaged (make it again with nmt-shortlist --model " + dir.path() +
-                        ")").c_str(),
+                       ("shortlist " + path + ": damaged (its checksum does not match); make it again with "
+                        "nmt-shortlist --model " + dir.path()).c_str(),
                        InputError);
   // a file of the first version (FNV-1a checksums) is refused as older, not as damaged
   bytes = saved;
   bytes[8] = 1;
   test::writeFile(path, bytes);
   CHECK_THROWS_WITH_AS(Shortlist::load(path, kKey),
-                       ("shortlist " + path + " has version 1, this nmt reads version 2 (make it again with "
-                        "nmt-shortlist --model " + dir.path() + ")").c_str(),
+                       ("shortlist " + path + ": shortlist format 1; this nmt reads format 2; make it again with "
+                        "nmt-shortlist --model " + dir.path()).c_str(),
+                       InputError);
+  bytes = saved;
+  bytes[0] = 'X';
+  test::writeFile(path, bytes);
+  CHECK_THROWS_WITH_AS(Shortlist::load(path, kKey),
+                       ("shortlist " + path + ": not a shortlist file; make it again with nmt-shortlist --model " +
+                        dir.path()).c_str(),
                        InputError);
   // the checksum covers every byte before it
   bytes = saved;
