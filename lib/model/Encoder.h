@@ -20,7 +20,7 @@ class Encoder {
   // Whether its embeddings are multiplied by sqrt(E) when read (they start smaller: Seq2Seq::initialize).
   virtual bool scalesEmbeddings() const = 0;
   // From now on its linear layers run in int8 where it has any it can (Int8Linear; --int8,
-  // translation only): nothing for an encoder without (the RNN's recurrent cells are LibTorch's).
+  // translation only): nothing for an encoder without (an LSTM's cells are LibTorch's).
   virtual void quantize() {}
 
   // Capability: per-layer, per-head self-attention [B, H, S, S] of the last encode while

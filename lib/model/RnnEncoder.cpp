@@ -44,9 +44,28 @@ RecurrentState RnnEncoderImpl::bridge(const torch::Tensor& h, const torch::Tenso
   return state;
 }
 
+void RnnEncoderImpl::quantize() {
+  if (!gru_ || !int8EveryLayer()) return;  // LibTorch's int8 call would cost more than it saves a step
+  std::vector<std::vector<torch::Tensor>> weights;
+  const auto params = gru_->named_parameters();
+  for (int64_t layer = 0; layer < config_.layers; ++layer)
+    for (const char* suffix : {"", "_reverse"}) {
+      if (*suffix && !config_.bidirectional) continue;
+      std::vector<torch::Tensor> w;
+      for (const char* name : {"weight_ih_l", "weight_hh_l", "bias_ih_l", "bias_hh_l"})
+        w.push_back(params[name + std::to_string(layer) + suffix]);
+      weights.push_back(std::move(w));
+    }
+  int8Gru_ = std::make_shared<Int8Gru>(weights, config_.layers, config_.bidirectional);
+}
+
 EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
                                       const torch::Tensor& mask) {
   const auto embedded = dropout_(embedding_(source));
+  if (int8Gru_ && !is_training()) {
+    auto [outputs, h] = (*int8Gru_)(embedded, lengths.cpu());
+    return {outputs, mask, bridge(h, torch::Tensor())};
+  }
   const auto packed = rnn::pack_padded_sequence(embedded, lengths.cpu(), /*batch_first=*/true, /*enforce_sorted=*/false);
   torch::Tensor h, c, outputs;
   auto unpack = [&](const rnn::PackedSequence& packedOut) {

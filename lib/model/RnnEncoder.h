@@ -2,6 +2,7 @@
 
 #include "model/Encoder.h"
 #include "model/EncoderOutput.h"
+#include "model/Int8Gru.h"
 #include "model/ModelConfig.h"
 
 #include <torch/torch.h>
@@ -23,6 +24,9 @@ class RnnEncoderImpl : public torch::nn::Module, public Encoder {
   }
   int64_t outputSize() const override { return outputSize_; }
   bool scalesEmbeddings() const override { return false; }
+  // A GRU's products in int8 from now on where every layer goes int8 (Int8Gru, int8EveryLayer;
+  // translation only); its fp32 weights stay. An LSTM stays LibTorch's.
+  void quantize() override;
 
  private:
   RecurrentState bridge(const torch::Tensor& h, const torch::Tensor& c);
@@ -32,6 +36,7 @@ class RnnEncoderImpl : public torch::nn::Module, public Encoder {
   torch::nn::Embedding embedding_{nullptr};
   torch::nn::Dropout dropout_{nullptr};
   torch::nn::GRU gru_{nullptr};
+  std::shared_ptr<const Int8Gru> int8Gru_;  // when quantized
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::Linear bridgeH_{nullptr};
   torch::nn::Linear bridgeC_{nullptr};

@@ -1,6 +1,7 @@
 #include "TestSkip.h"
 #include "TestSupport.h"
 #include "model/InferenceLinear.h"
+#include "model/Int8Gru.h"
 #include "model/OneQueryAttention.h"
 
 #include <doctest/doctest.h>
@@ -129,4 +130,35 @@ TEST_CASE("attendOneQuery is for inference: gradients, other dtypes and several 
   CHECK_FALSE(canAttendOneQuery(q.to(torch::kDouble), keys.to(torch::kDouble), keys.to(torch::kDouble)));
   CHECK_FALSE(canAttendOneQuery(torch::randn({1, 2, 2, 4}), keys, keys));
   CHECK_FALSE(canAttendOneQuery(q, keys.transpose(2, 3).contiguous().transpose(2, 3), keys));  // a head's vector strided
+}
+
+TEST_CASE("Int8Gru gives LibTorch's GRU over packed rows to int8 rounding: 2 layers, both directions, zeros after each length") {
+  useInt8Engine();
+  torch::manual_seed(12);
+  c10::InferenceMode inference;
+  const int64_t B = 4, S = 6, E = 16, H = 12;
+  torch::nn::GRU gru(torch::nn::GRUOptions(E, H).num_layers(2).bidirectional(true).batch_first(true));
+  const auto params = gru->named_parameters();
+  std::vector<std::vector<torch::Tensor>> weights;
+  for (const std::string layer : {"0", "1"})
+    for (const std::string suffix : {"", "_reverse"})
+      weights.push_back({params["weight_ih_l" + layer + suffix], params["weight_hh_l" + layer + suffix],
+                         params["bias_ih_l" + layer + suffix], params["bias_hh_l" + layer + suffix]});
+  const Int8Gru int8(weights, 2, true);
+  const auto input = torch::randn({B, S, E});
+  const auto lengths = torch::tensor(std::vector<int64_t>{6, 2, 4, 1});
+  namespace rnn = torch::nn::utils::rnn;
+  auto [packedOut, expectedLast] =
+      gru->forward_with_packed_input(rnn::pack_padded_sequence(input, lengths, /*batch_first=*/true, false));
+  const auto expected = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, 0.0, S));
+  const auto [outputs, last] = int8(input, lengths);
+  REQUIRE(outputs.sizes() == expected.sizes());
+  REQUIRE(last.sizes() == expectedLast.sizes());
+  CHECK((outputs - expected).abs().max().item<float>() < 0.03f);
+  CHECK((last - expectedLast).abs().max().item<float>() < 0.03f);
+  CHECK(outputs.abs().mean().item<float>() > 0.1f);  // the states are not all near zero
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t length = lengths[b].item<int64_t>();
+    if (length < S) CHECK(outputs[b].narrow(0, length, S - length).abs().max().item<float>() == 0.0f);
+  }
 }
