@@ -113,6 +113,17 @@ std::string eachArchitecture() {
 
 }  // namespace
 
+TEST_CASE("holesFilledFromTheEnd: rows keep their places, the last ones fill the holes, last first") {
+  using Order = std::vector<std::size_t>;
+  CHECK(holesFilledFromTheEnd({true, false, true, true, false, true}) == Order{0, 5, 2, 3});
+  CHECK(holesFilledFromTheEnd({false, true, true, true}) == Order{3, 1, 2});
+  CHECK(holesFilledFromTheEnd({false, false, true}) == Order{2});
+  CHECK(holesFilledFromTheEnd({true, true, false, false}) == Order{0, 1});
+  CHECK(holesFilledFromTheEnd({true, true}) == Order{0, 1});
+  CHECK(holesFilledFromTheEnd({false, false}).empty());
+  CHECK(holesFilledFromTheEnd({}).empty());
+}
+
 TEST_CASE("a step whose rows read shared memory rows equals one whose rows have their own copies, bit for bit") {
   const std::string architecture = eachArchitecture();
   auto first = firstStep(architecture, /*tied=*/false);
