@@ -23,7 +23,7 @@ at::Tensor sourceResized(const at::Tensor& t, int64_t dim, int64_t length) {
 // each of its caches every step, which LibTorch's index_select and copy_ did at ~2 us a call. A row
 // must be runs of contiguous elements along one more axis at most (a cache's heads); false otherwise.
 bool movedRowsOnHost(const at::Tensor& t, const std::vector<int64_t>& to, const std::vector<int64_t>& from) {
-  if (!t.device().is_cpu() || t.dim() == 0) return false;
+  if (!t.device().is_cpu() || t.dim() == 0 || (t.size(0) > 1 && t.stride(0) == 0)) return false;  // not broadcast rows
   int64_t run = 1, d = t.dim() - 1;
   for (; d >= 1 && (t.stride(d) == run || t.size(d) == 1); --d) run *= t.size(d);
   if (d > 1) return false;
