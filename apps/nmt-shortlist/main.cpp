@@ -35,7 +35,6 @@ int main(int argc, char* argv[]) {
   return app::runMain("nmt-shortlist", [&] {
     std::string modelDir, validSource, validTarget;
     ShortlistOptions options;
-    int threads = 2;
     app::OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train (its BPE models are used)");
     table.addInvocation("valid-src", validSource, "validation source sentences, for the coverage (default: the run's)");
@@ -43,7 +42,6 @@ int main(int argc, char* argv[]) {
     table.add("per-source", options.perSource, "target pieces kept for each source piece, most likely first");
     table.add("frequent", options.frequent, "most frequent target pieces kept for every sentence");
     table.add("iterations", options.iterations, "IBM Model 1 EM iterations");
-    table.add("threads", threads, "threads that BPE-encode the text");
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-shortlist", "nmt-shortlist --model DIR [options]", argc,
                                argv, table.description(), {}, vm))
@@ -51,7 +49,6 @@ int main(int argc, char* argv[]) {
     if (options.perSource < 1) throw po::error("--per-source must be at least 1");
     if (options.frequent < 0) throw po::error("--frequent must be 0 or more");
     if (options.iterations < 1) throw po::error("--iterations must be at least 1");
-    if (threads < 1) throw po::error("--threads must be at least 1");
 
     const ModelDirectory dir(modelDir);
     if (!files::isDirectory(dir.root()))
@@ -62,8 +59,8 @@ int main(int argc, char* argv[]) {
                        " (nmt-train makes it)");
     const auto train = PreparedCorpus::open(dir.preparedTrain());
     const auto valid = readPairs("valid", orConfigured(validSource, dir, "valid-src"), orConfigured(validTarget, dir, "valid-tgt"));
-    const auto unsignedThreads = static_cast<unsigned>(threads);
-    const auto validPairs = encodeCorpus(valid, sourceBpe, targetBpe, 0, unsignedThreads);
+    // the validation set is small: one thread encodes it (--threads elsewhere means matrix work's threads)
+    const auto validPairs = encodeCorpus(valid, sourceBpe, targetBpe, 0, 1);
     const std::string seed = dir.configValue("seed");  // the run's, as nmt-train sampled with it
     fmt::print(stderr, "nmt-shortlist: {}\n",
                makeShortlist(dir, train, seed.empty() ? 1 : std::stoull(seed), validPairs.pairs, sourceBpe.vocabSize(),
