@@ -58,9 +58,7 @@ TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t dim, int64_t he
   crossAttention_ = register_module("cross_attention", MultiHeadAttention(dim, heads, dropout));
   selfAttentionNorm_ = norm("self_attention_norm");
   crossAttentionNorm_ = norm("cross_attention_norm");
-  feedForwardNorm_ = norm("feed_forward_norm");
-  feedForwardIn_ = register_module("feed_forward_in", torch::nn::Linear(dim, feedForward));
-  feedForwardOut_ = register_module("feed_forward_out", torch::nn::Linear(feedForward, dim));
+  feedForward_ = FeedForwardSublayer(*this, dim, feedForward);
   dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 
@@ -91,10 +89,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   auto y = x + drop(dropout_, attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask,
                                                              /*causal=*/false, crossRows);
-  y = y + drop(dropout_, context);
-  const auto inner = torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y)));
-  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_, drop(dropout_, inner)));
-  out.x = y;
+  out.x = feedForward_(y + drop(dropout_, context), dropout_);
   out.keys = keys;
   out.values = values;
   out.selfWeights = selfWeights;
@@ -105,8 +100,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
 void TransformerDecoderLayerImpl::quantize() {
   selfAttention_->quantize();
   crossAttention_->quantize();
-  int8FeedForwardIn_ = quantizeLayer(feedForwardIn_);
-  int8FeedForwardOut_ = quantizeLayer(feedForwardOut_);
+  feedForward_.quantize();
 }
 
 TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch::nn::Embedding sharedEmbedding)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Decoder.h"
+#include "model/FeedForwardSublayer.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
 #include "model/PositionalEncoding.h"
@@ -40,9 +41,8 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
 
  private:
   MultiHeadAttention selfAttention_{nullptr}, crossAttention_{nullptr};
-  torch::nn::LayerNorm selfAttentionNorm_{nullptr}, crossAttentionNorm_{nullptr}, feedForwardNorm_{nullptr};
-  torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
-  std::shared_ptr<const Int8Linear> int8FeedForwardIn_, int8FeedForwardOut_;  // when quantized
+  torch::nn::LayerNorm selfAttentionNorm_{nullptr}, crossAttentionNorm_{nullptr};
+  FeedForwardSublayer feedForward_;
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(TransformerDecoderLayer);

@@ -11,9 +11,7 @@ namespace nmt {
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout) {
   selfAttention_ = register_module("self_attention", MultiHeadAttention(dim, heads, dropout));
   attentionNorm_ = register_module("attention_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
-  feedForwardNorm_ = register_module("feed_forward_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
-  feedForwardIn_ = register_module("feed_forward_in", torch::nn::Linear(dim, feedForward));
-  feedForwardOut_ = register_module("feed_forward_out", torch::nn::Linear(feedForward, dim));
+  feedForward_ = FeedForwardSublayer(*this, dim, feedForward);
   dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 
@@ -21,16 +19,12 @@ std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(co
                                                                               const torch::Tensor& mask) {
   const auto normed = attentionNorm_(x);
   auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
-  auto y = x + drop(dropout_, attended);
-  const auto inner = torch::relu(inferenceLinear(feedForwardIn_, int8FeedForwardIn_, feedForwardNorm_(y)));
-  y = y + drop(dropout_, inferenceLinear(feedForwardOut_, int8FeedForwardOut_, drop(dropout_, inner)));
-  return {y, weights};
+  return {feedForward_(x + drop(dropout_, attended), dropout_), weights};
 }
 
 void TransformerEncoderLayerImpl::quantize() {
   selfAttention_->quantize();
-  int8FeedForwardIn_ = quantizeLayer(feedForwardIn_);
-  int8FeedForwardOut_ = quantizeLayer(feedForwardOut_);
+  feedForward_.quantize();
 }
 
 void TransformerEncoderImpl::quantize() {

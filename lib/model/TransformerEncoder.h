@@ -2,6 +2,7 @@
 
 #include "model/Encoder.h"
 #include "model/EncoderOutput.h"
+#include "model/FeedForwardSublayer.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
 #include "model/PositionalEncoding.h"
@@ -24,9 +25,8 @@ class TransformerEncoderLayerImpl : public torch::nn::Module {
 
  private:
   MultiHeadAttention selfAttention_{nullptr};
-  torch::nn::LayerNorm attentionNorm_{nullptr}, feedForwardNorm_{nullptr};
-  torch::nn::Linear feedForwardIn_{nullptr}, feedForwardOut_{nullptr};
-  std::shared_ptr<const Int8Linear> int8FeedForwardIn_, int8FeedForwardOut_;  // when quantized
+  torch::nn::LayerNorm attentionNorm_{nullptr};
+  FeedForwardSublayer feedForward_;
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(TransformerEncoderLayer);

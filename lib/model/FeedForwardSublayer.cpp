@@ -1,0 +1,24 @@
+#include "model/FeedForwardSublayer.h"
+
+#include "model/InferenceLinear.h"
+#include "model/TrainingDropout.h"
+
+namespace nmt {
+
+FeedForwardSublayer::FeedForwardSublayer(torch::nn::Module& layer, int64_t dim, int64_t inner) {
+  norm_ = layer.register_module("feed_forward_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
+  in_ = layer.register_module("feed_forward_in", torch::nn::Linear(dim, inner));
+  out_ = layer.register_module("feed_forward_out", torch::nn::Linear(inner, dim));
+}
+
+torch::Tensor FeedForwardSublayer::operator()(const torch::Tensor& x, torch::nn::Dropout& dropout) {
+  const auto inner = torch::relu(inferenceLinear(in_, int8In_, norm_(x)));
+  return x + drop(dropout, inferenceLinear(out_, int8Out_, drop(dropout, inner)));
+}
+
+void FeedForwardSublayer::quantize() {
+  int8In_ = quantizeLayer(in_);
+  int8Out_ = quantizeLayer(out_);
+}
+
+}  // namespace nmt
