@@ -57,6 +57,9 @@ void RnnEncoderImpl::quantize() {
       weights.push_back(std::move(w));
     }
   int8Gru_ = std::make_shared<Int8Gru>(weights, config_.layers, config_.bidirectional);
+  torch::NoGradGuard noGrad;  // the fp32 matrices go, as replaceWithInt8 frees a linear layer's
+  for (auto& w : weights)
+    for (std::size_t i = 0; i < 2; ++i) w[i].set_(torch::empty({0, w[i].size(1)}, w[i].options()));
 }
 
 EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,

@@ -25,7 +25,7 @@ class RnnEncoderImpl : public torch::nn::Module, public Encoder {
   int64_t outputSize() const override { return outputSize_; }
   bool scalesEmbeddings() const override { return false; }
   // A GRU's products in int8 from now on where every layer goes int8 (Int8Gru, int8EveryLayer;
-  // translation only); its fp32 weights stay. An LSTM stays LibTorch's.
+  // translation only), its fp32 matrices freed. An LSTM stays LibTorch's.
   void quantize() override;
 
  private:
