@@ -51,8 +51,7 @@ int main(int argc, char* argv[]) {
     if (options.iterations < 1) throw po::error("--iterations must be at least 1");
 
     const ModelDirectory dir(modelDir);
-    if (!files::isDirectory(dir.root()))
-      throw InputError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
+    dir.requireExisting();
     const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
     if (!files::exists(dir.preparedTrain()))
       throw InputError("model directory " + dir.root() + " has no prepared training corpus " + dir.preparedTrain() +

@@ -14,6 +14,11 @@ ModelDirectory::ModelDirectory(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
+void ModelDirectory::requireExisting() const {
+  if (!files::isDirectory(root_))
+    throw MissingFileError("model directory " + root_ + " does not exist (train one with nmt-train)");
+}
+
 std::vector<std::string> ModelDirectory::translationFiles() const {
   return {jointBpe(), sourceBpe(), targetBpe(), config(), shortlist()};
 }

@@ -22,6 +22,8 @@ class ModelDirectory {
   explicit ModelDirectory(std::string root);
 
   const std::string& root() const { return root_; }
+  // MissingFileError "model directory ROOT does not exist (train one with nmt-train)" unless it does.
+  void requireExisting() const;
   std::string config() const { return root_ + "/config.ini"; }
   std::string jointBpe() const { return root_ + "/bpe.model"; }
   std::string sourceBpe() const { return root_ + "/source.model"; }

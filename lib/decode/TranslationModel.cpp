@@ -29,8 +29,7 @@ ShortlistUse parseShortlistUse(const std::string& text) {
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
                                       const ModelLoadOptions& options) {
   const ModelDirectory dir(directory);
-  if (!files::isDirectory(dir.root()))
-    throw MissingFileError("model directory " + dir.root() + " does not exist (train one with nmt-train)");
+  dir.requireExisting();
   TranslationModel t;
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
   t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());

@@ -16,8 +16,9 @@ Int8Gru::Int8Gru(const std::vector<std::vector<at::Tensor>>& weights, int64_t la
 
 std::pair<at::Tensor, at::Tensor> Int8Gru::operator()(const at::Tensor& input, const at::Tensor& lengths) const {
   const int64_t B = input.size(0), S = input.size(1), H = hidden_;
-  // alive[t]: [B, 1], whether position t is within each row
+  // alive[t]: [B, 1], whether position t is within each row; dead[t] its opposite
   const auto alive = at::arange(S, lengths.options()).view({S, 1, 1}).lt(lengths.view({1, B, 1})).to(input.device());
+  const auto dead = alive.logical_not();
   std::vector<at::Tensor> last;
   at::Tensor x = input;
   for (int64_t layer = 0; layer < layers_; ++layer) {
@@ -35,7 +36,7 @@ std::pair<at::Tensor, at::Tensor> Int8Gru::operator()(const at::Tensor& input, c
         const auto n = at::tanh(gi.narrow(1, 2 * H, H) + r * gh.narrow(1, 2 * H, H));
         const auto stepped = n + z * (h - n);  // (1 - z) n + z h
         h = at::where(alive[t], stepped, h);   // past its length a row keeps its state
-        out.select(1, t).narrow(1, dir * H, H).copy_(h.masked_fill(alive[t].logical_not(), 0.0));
+        out.select(1, t).narrow(1, dir * H, H).copy_(h.masked_fill(dead[t], 0.0));
       }
       last.push_back(h);
     }
