@@ -21,7 +21,7 @@ namespace po = boost::program_options;
 using namespace nmt;
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-bench-allreduce", [&] {
+  app::runMain("nmt-bench-allreduce", [&] {
     int rounds;
     double stepMs;
     po::options_description desc("Options");

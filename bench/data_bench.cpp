@@ -18,7 +18,7 @@ namespace po = boost::program_options;
 using namespace nmt;
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-bench-data", [&] {
+  app::runMain("nmt-bench-data", [&] {
     std::string data, src, tgt;
     int vocab;
     std::size_t batchTokens;

@@ -150,7 +150,7 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-bench-model", [&] {
+  app::runMain("nmt-bench-model", [&] {
     int batches;
     std::size_t batchTokens;
     std::vector<int> threads;

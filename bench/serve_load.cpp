@@ -36,7 +36,7 @@ double percentile(std::vector<double>& sorted, double p) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-bench-serve", [&] {
+  app::runMain("nmt-bench-serve", [&] {
     std::string host, input;
     int port, clients;
     double seconds;

@@ -81,7 +81,7 @@ void latency(TranslationModel& model, const std::vector<std::string>& sentences,
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-bench-translate", [&] {
+  app::runMain("nmt-bench-translate", [&] {
     std::string modelDir, input;
     std::vector<int> threads;
     int intraOp;

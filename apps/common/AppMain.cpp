@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -26,9 +27,8 @@ bool flushStandardOutput(const std::string& program) {
   return false;
 }
 
-}  // namespace
-
-int runMain(const std::string& program, const std::function<int()>& body) {
+// The body's exit code, or the error it threw reported on stderr and turned into one.
+int outcome(const std::string& program, const std::function<int()>& body) {
   try {
     const int rc = body();
     return flushStandardOutput(program) ? rc : kExitFailure;
@@ -42,6 +42,15 @@ int runMain(const std::string& program, const std::function<int()>& body) {
     fmt::print(stderr, "{}: error: {}\n", program, e.what());
     return kExitFailure;
   }
+}
+
+}  // namespace
+
+void runMain(const std::string& program, const std::function<int()>& body) {
+  const int rc = outcome(program, body);
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(rc);
 }
 
 namespace {

@@ -15,7 +15,7 @@ namespace po = boost::program_options;
 using namespace nmt;
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-attention", [&] {
+  app::runMain("nmt-attention", [&] {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, input, outputDir, format = "matrix", reference;
     bool svg = false, selfAttention = false, allHeads = false;

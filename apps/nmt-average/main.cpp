@@ -15,7 +15,7 @@ namespace po = boost::program_options;
 using namespace nmt;
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-average", [&] {
+  app::runMain("nmt-average", [&] {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, outputDir;
     int last = 0;

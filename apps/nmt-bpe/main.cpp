@@ -112,7 +112,7 @@ int encodeOrDecode(bool encode, int argc, const char* const argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain(kProgram, [&] {
+  app::runMain(kProgram, [&] {
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "train") return train(argc - 1, argv + 1);
     if (command == "encode") return encodeOrDecode(true, argc - 1, argv + 1);

@@ -51,7 +51,7 @@ std::string jsonChrf(const ChrfScore& s, bool lowercase) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain(kProgram, [&] {
+  app::runMain(kProgram, [&] {
     std::vector<std::string> refPaths;
     std::string hypPath = "-", metricList = "bleu,chrf";
     bool lowercase = false, asJson = false;

@@ -75,7 +75,7 @@ class StopOnSignal {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-serve", [&] {
+  app::runMain("nmt-serve", [&] {
     app::setVersionDetails(runtimeDescription());
     std::vector<std::string> modelSpecs;
     std::string host = "127.0.0.1";

@@ -32,7 +32,7 @@ ParallelCorpus readPairs(const std::string& what, const std::string& source, con
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-shortlist", [&] {
+  app::runMain("nmt-shortlist", [&] {
     std::string modelDir, validSource, validTarget;
     ShortlistOptions options;
     app::OptionTable table("Options");

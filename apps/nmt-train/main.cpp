@@ -32,7 +32,7 @@ const char* const kUsage =
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-train", [&] {
+  app::runMain("nmt-train", [&] {
     app::setVersionDetails(runtimeDescription());
     TrainingInvocation invocation;
     TrainingRequest& request = invocation.request;

@@ -108,7 +108,7 @@ void interactive(Translator& translator, Output& o, std::size_t max) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return app::runMain("nmt-translate", [&] {
+  app::runMain("nmt-translate", [&] {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, input, output;
     RuntimeOptions runtimeOptions;

@@ -50,6 +50,11 @@ expect_line "$(sed -n 8p <<< "$OUT")" ""
 expect_line "$(sed -n 9p <<< "$OUT")" "the dog sees the cat"
 # batching and sorting do not change a translation: sentence by sentence gives the same
 batched=$OUT
+# the process ends without static destructors (LibTorch's take 50 ms), its output whole
+LD_DEBUG=files "${T[@]}" --input in.txt > exit.out 2> exit.err || fail "nmt-translate failed under LD_DEBUG"
+grep -q "calling init" exit.err || fail "LD_DEBUG=files did not report the libraries' initialization"
+! grep -q "calling fini" exit.err || fail "static destructors ran at exit: $(grep -m1 'calling fini' exit.err)"
+expect_line "$(cat exit.out)" "$batched"
 expect_ok "${T[@]}" --input in.txt --batch-size 1
 expect_line "$OUT" "$batched"
 # the model learned the task: most validation sentences come out exactly right
