@@ -45,11 +45,11 @@ for list in ${LISTS:-own}; do
     for search in greedy "beam $BEAM"; do
       options=()
       [ "$search" == greedy ] || options=(--beam "$BEAM")
-      measure "$search (round $round)" "${options[@]}" --shortlist off
-      measure "$search, shortlist $list (round $round)" "${options[@]}" --shortlist on
+      measure "$search (round $round)" "${options[@]}" --shortlist off --int8 off
+      measure "$search, shortlist $list (round $round)" "${options[@]}" --shortlist on --int8 off
       if [ "$INT8" == yes ]; then
-        measure "$search, int8 (round $round)" "${options[@]}" --shortlist off --int8
-        measure "$search, shortlist $list + int8 (round $round)" "${options[@]}" --shortlist on --int8
+        measure "$search, int8 (round $round)" "${options[@]}" --shortlist off --int8 on
+        measure "$search, shortlist $list + int8 (round $round)" "${options[@]}" --shortlist on --int8 on
       fi
     done
   done

@@ -5,16 +5,16 @@
 # batched throughput and the server's peak memory. Prints the CPU and the matrix kernels.
 # nmt-translate sorts a whole file by length before batching; a server cannot sort sentences that
 # have not arrived yet, so the script also measures nmt-translate on the same file through a pipe
-# (batches in arrival order), the bound for batching without sorting. --shortlist (off unless given,
-# where the programs' default is auto) and --int8 go to every nmt-translate and to nmt-serve alike; other
+# (batches in arrival order), the bound for batching without sorting. --shortlist and --int8 (off unless
+# given, where the programs' default is auto) go to every nmt-translate and to nmt-serve alike; other
 # nmt-serve options follow "--".
 #   bench/serve-load.sh --model DIR [--input data/multi30k/test_2016_flickr.de] [--clients "1 8 64"]
-#                       [--seconds 60] [--threads 2] [--shortlist off|on|auto] [--int8] [-- extra nmt-serve options]
+#                       [--seconds 60] [--threads 2] [--shortlist off|on|auto] [--int8 off|on|auto] [-- extra nmt-serve options]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
 MODEL="" INPUT=$ROOT/data/multi30k/test_2016_flickr.de CLIENTS="1 8 64" SECONDS_EACH=60 THREADS=2
-SHORTLIST=off INT8=()  # --shortlist auto|on|off (here off unless given), --int8: for nmt-translate and nmt-serve
+SHORTLIST=off INT8=off  # --shortlist and --int8 auto|on|off (here off unless given): for nmt-translate and nmt-serve
 while [ $# -gt 0 ]; do
   case $1 in
     --model) MODEL=$2; shift 2 ;;
@@ -23,14 +23,14 @@ while [ $# -gt 0 ]; do
     --seconds) SECONDS_EACH=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --shortlist) SHORTLIST=$2; shift 2 ;;
-    --int8) INT8=(--int8); shift ;;
+    --int8) INT8=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "usage: $0 --model DIR [--input FILE] [--clients \"1 8 64\"] [--seconds S] [--threads N]" \
-            "[--shortlist off|on|auto] [--int8] [-- nmt-serve options]" >&2
+            "[--shortlist off|on|auto] [--int8 off|on|auto] [-- nmt-serve options]" >&2
        exit 2 ;;
   esac
 done
-FAST=(--shortlist "$SHORTLIST" "${INT8[@]}")
+FAST=(--shortlist "$SHORTLIST" --int8 "$INT8")
 [ -n "$MODEL" ] || { echo "serve-load: --model DIR is required (a directory written by nmt-train)" >&2; exit 2; }
 [ -f "$INPUT" ] || { echo "serve-load: no input file $INPUT (data/get-multi30k.sh fetches Multi30k)" >&2; exit 2; }
 

@@ -2,7 +2,7 @@
 // set (sentences/s, target tokens/s; on a CPU also with as many batches at once as threads),
 // batch-1 greedy latency (p50/p95) and peak memory.
 //   nmt-bench-translate --model DIR --input test.de [--threads N] [--beam 5] [--latency 200]
-//                       [--shortlist on] [--int8] [--profile]
+//                       [--shortlist on] [--int8 on] [--profile]
 #include "BenchThreads.h"
 #include "OpProfile.h"
 #include "PeakMemory.h"

@@ -304,11 +304,11 @@ main() {
   fi
   cd "$ROOT"
   train_nmt
-  decode_nmt fp32 --shortlist off
-  decode_nmt shortlist --shortlist on
-  [ "$DEVICE" != cpu ] || decode_nmt int8 --shortlist off --int8
-  [ "$DEVICE" != cpu ] || decode_nmt both --shortlist on --int8
-  [ "$DEVICE" != cpu ] || decode_nmt both-serial --shortlist on --int8 --parallel-batches 1
+  decode_nmt fp32 --shortlist off --int8 off
+  decode_nmt shortlist --shortlist on --int8 off
+  [ "$DEVICE" != cpu ] || decode_nmt int8 --shortlist off --int8 on
+  [ "$DEVICE" != cpu ] || decode_nmt both --shortlist on --int8 on
+  [ "$DEVICE" != cpu ] || decode_nmt both-serial --shortlist on --int8 on --parallel-batches 1
   [ -n "$DECODE_ONLY" ] || bench_peer
   train_peer
   decode_peer fp32

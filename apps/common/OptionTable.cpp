@@ -20,6 +20,11 @@ void OptionTable::addFlag(const char* name, bool& field, const char* help) {
   description_.add_options()(name, po::bool_switch(&field), help);
 }
 
+void OptionTable::addSwitch(const char* name, std::string& field, const char* help) {
+  description_.add_options()(name, po::value<std::string>(&field)->default_value(field)->implicit_value("on"), help);
+  entries_.push_back({configName(name), help, [&field] { return configValue(field); }});
+}
+
 std::string OptionTable::configText() const {
   std::string out;
   for (const auto& e : entries_) {

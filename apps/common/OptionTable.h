@@ -25,6 +25,8 @@ class OptionTable {
   template <typename T>
   void addRequired(const char* name, T& field, const char* help);
   void addFlag(const char* name, bool& field, const char* help);
+  // An on|off|auto option (FeatureUse) that the option alone, with no value, turns on.
+  void addSwitch(const char* name, std::string& field, const char* help);
 
   const boost::program_options::options_description& description() const { return description_; }
 

@@ -29,19 +29,21 @@ void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
 }
 
 void declareModelOptions(OptionTable& table, ModelOptions& options) {
-  table.add("shortlist", options.shortlist,
-            "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
-            "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary; "
-            "auto: on when the directory has a shortlist");
-  table.addFlag("int8", options.load.int8,
-                "run the linear layers with int8 weights on the CPU (the output layer, and every layer of a "
-                "Transformer; quantized once at load; the model file stays fp32): faster, slightly other scores");
+  table.addSwitch("shortlist", options.shortlist,
+                  "on: score only the target pieces each batch's sources shortlist (the model directory's shortlist.bin, "
+                  "made by nmt-train or nmt-shortlist): faster, slightly other translations; off: the whole vocabulary; "
+                  "auto: on when the directory has a shortlist");
+  table.addSwitch("int8", options.int8,
+                  "on: run the linear layers with int8 weights on the CPU (every layer where oneDNN's int8 products are "
+                  "found, else the output layer; quantized once at load; the model file stays fp32): faster, slightly "
+                  "other scores; off: float32; auto: on where every layer runs in int8 (the CPU, fp32, oneDNN)");
   table.add("weights", options.load.weights, "which weights of the model directory: best.pt or last.pt");
 }
 
 TranslationModel loadModelFor(const ModelOptions& options, const std::string& directory, const Runtime& runtime) {
   auto load = options.load;
-  load.shortlist = optionValue([&] { return parseShortlistUse(options.shortlist); });
+  load.shortlist = optionValue([&] { return parseFeatureUse("shortlist", options.shortlist); });
+  load.int8 = optionValue([&] { return parseFeatureUse("int8", options.int8); });
   return loadTranslationModel(directory, runtime, load);
 }
 

@@ -14,11 +14,12 @@ namespace nmt::app {
 void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
 // --max-ratio and --length-penalty.
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
-// --shortlist on|off|auto, --int8 and --weights: what loading the model settles (ModelLoadOptions).
-// --shortlist is read into `shortlist` and settled by loadModelFor.
+// --shortlist on|off|auto, --int8 on|off|auto and --weights: what loading the model settles
+// (ModelLoadOptions, whose defaults they show). The switches are read as text and settled by loadModelFor.
 struct ModelOptions {
   ModelLoadOptions load;
-  std::string shortlist = "auto";
+  std::string shortlist = featureUseName(load.shortlist);
+  std::string int8 = featureUseName(load.int8);
 };
 void declareModelOptions(OptionTable& table, ModelOptions& options);
 // --batch-size and --parallel-batches (0, the default: as many as OpenBLAS has threads, on a CPU).
@@ -29,7 +30,7 @@ void checkBatchOptions(const TranslatorOptions& options);
 void declareBeamOptions(OptionTable& table, DecodingOptions& options);
 void checkBeamOptions(const DecodingOptions& options);
 
-// loadTranslationModel as `options` ask; an option error for a --shortlist other than on, off or auto.
+// loadTranslationModel as `options` ask; an option error for a --shortlist or --int8 other than on, off or auto.
 TranslationModel loadModelFor(const ModelOptions& options, const std::string& directory, const Runtime& runtime);
 
 // The start-up every program that runs a model calls (startRuntime), with a malformed

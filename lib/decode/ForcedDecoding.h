@@ -11,8 +11,10 @@ struct ForcedResult {
   double score = 0.0;    // log-probability of target + </s>
 };
 
-// Feeds a known translation (teacher forcing) and records what the decoder attended to at
-// each target piece: how the model aligns a given sentence pair. Call under inference mode.
+// Feeds a known translation one piece a step, as the searches step (teacher forcing), and records
+// what the decoder attended to at each target piece: how the model aligns a given sentence pair,
+// and the log-probability a search that found it gave it (over the whole vocabulary). Call under
+// inference mode.
 ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target);
 
 }  // namespace nmt

@@ -19,11 +19,23 @@ std::size_t configuredMaxLength(const ModelDirectory& dir) {
 
 }  // namespace
 
-ShortlistUse parseShortlistUse(const std::string& text) {
-  if (text == "auto") return ShortlistUse::kAuto;
-  if (text == "on") return ShortlistUse::kOn;
-  if (text == "off") return ShortlistUse::kOff;
-  throw OptionError("`shortlist` must be on, off or auto, not '" + text + "'");
+FeatureUse parseFeatureUse(const std::string& option, const std::string& text) {
+  for (const auto use : {FeatureUse::kAuto, FeatureUse::kOn, FeatureUse::kOff})
+    if (text == featureUseName(use)) return use;
+  throw OptionError("`" + option + "` must be on, off or auto, not '" + text + "'");
+}
+
+std::string featureUseName(FeatureUse use) {
+  switch (use) {
+    case FeatureUse::kOn: return "on";
+    case FeatureUse::kOff: return "off";
+    case FeatureUse::kAuto: break;
+  }
+  return "auto";
+}
+
+bool int8RunsEveryLayer(const c10::Device& device, Precision precision) {
+  return device.is_cpu() && precision == Precision::kFp32 && int8EveryLayer();
 }
 
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
@@ -44,9 +56,11 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   t.model->eval();
   t.maxInputLength = configuredMaxLength(dir);
   t.directory = dir.root();
-  if (options.shortlist == ShortlistUse::kOn || (options.shortlist == ShortlistUse::kAuto && files::exists(dir.shortlist())))
+  if (options.shortlist == FeatureUse::kOn || (options.shortlist == FeatureUse::kAuto && files::exists(dir.shortlist())))
     loadShortlist(t);
-  if (options.int8) quantize(t);
+  if (options.int8 == FeatureUse::kOn ||
+      (options.int8 == FeatureUse::kAuto && int8RunsEveryLayer(t.device, t.precision)))
+    quantize(t);
   // what loading (and quantizing: the fp32 layers int8 replaces) freed, reuseFreedMemory would keep
   returnFreedMemory();
   return t;

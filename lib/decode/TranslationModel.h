@@ -29,23 +29,34 @@ struct TranslationModel {
   TextCodec codec() const { return TextCodec(*sourceBpe, *targetBpe, maxInputLength); }
 };
 
-// Whether translation scores only each batch's shortlist (the directory's shortlist.bin): auto,
-// the default, where the directory has one (it cost no BLEU on any model measured: docs/performance.md).
-enum class ShortlistUse { kAuto, kOn, kOff };
-// "on", "off" or "auto"; InputError "shortlist must be on, off or auto, not 'X'" otherwise.
-ShortlistUse parseShortlistUse(const std::string& text);
+// Whether loading turns on a way of translating faster at slightly other scores: auto, the default,
+// where it pays; on asks for it (an error where it cannot be had); off keeps it off.
+enum class FeatureUse { kAuto, kOn, kOff };
+// "on", "off" or "auto"; OptionError "`OPTION` must be on, off or auto, not 'X'" otherwise.
+FeatureUse parseFeatureUse(const std::string& option, const std::string& text);
+// "on", "off" or "auto": what parseFeatureUse reads.
+std::string featureUseName(FeatureUse use);
 
 // What loading settles once for every translation of the model.
 struct ModelLoadOptions {
   std::string weights = "best.pt";  // which weights of the directory: best.pt or last.pt
-  ShortlistUse shortlist = ShortlistUse::kAuto;
-  bool int8 = false;  // the linear layers in int8 on the CPU (quantize below)
+  // Score only each batch's shortlist (the directory's shortlist.bin); auto: where the directory has
+  // one (it cost no BLEU on any model measured: docs/performance.md).
+  FeatureUse shortlist = FeatureUse::kAuto;
+  // The linear layers in int8 (quantize below); auto: where int8RunsEveryLayer says int8 is fast
+  // (BLEU within 0.3 of float32 on every model measured: docs/translation.md).
+  FeatureUse int8 = FeatureUse::kAuto;
 };
+
+// Whether --int8 auto quantizes a model on this device at this precision: on the CPU, in fp32,
+// with oneDNN's int8 products for every linear layer (int8EveryLayer). Elsewhere int8 reaches only
+// the output layer through LibTorch's slower quantized products, or not at all.
+bool int8RunsEveryLayer(const c10::Device& device, Precision precision);
 
 // Loads DIR/options.weights in eval mode onto the runtime's device, with the shortlist and int8
 // layers the options ask for. InputError naming the directory or file when something is missing
 // (MissingFileError), corrupt or does not fit; for a missing shortlist with on, a damaged or another
-// model's shortlist with on or auto; for int8 off the CPU.
+// model's shortlist with on or auto; for int8 on off the CPU.
 TranslationModel loadTranslationModel(const std::string& directory, const Runtime& runtime,
                                       const ModelLoadOptions& options = {});
 // Loads the directory's shortlist.bin into model.shortlist; InputError naming it when it is

@@ -62,7 +62,7 @@ class Translator:
         device: str = "cpu",
         threads: Optional[int] = None,
         shortlist: str = "auto",
-        int8: bool = False,
+        int8: Union[str, bool] = "auto",
         weights: str = "best.pt",
         precision: str = "fp32",
     ) -> None:

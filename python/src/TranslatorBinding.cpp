@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <variant>
 
 namespace py = pybind11;
 
@@ -26,15 +27,18 @@ namespace {
 class PythonTranslator {
  public:
   PythonTranslator(const std::string& directory, const std::string& device, std::optional<int> threads,
-                   const std::string& shortlist, bool int8, const std::string& weights, const std::string& precision) {
+                   const std::string& shortlist, const std::variant<bool, std::string>& int8, const std::string& weights,
+                   const std::string& precision) {
     RuntimeOptions options;
     options.device = device;
     options.threads = threads.value_or(0);
     options.precision = precision;
     runtime_ = startRuntime(options);
     ModelLoadOptions load;
-    load.shortlist = parseShortlistUse(shortlist);
-    load.int8 = int8;
+    load.shortlist = parseFeatureUse("shortlist", shortlist);
+    // True and False read as on and off
+    load.int8 = std::holds_alternative<bool>(int8) ? (std::get<bool>(int8) ? FeatureUse::kOn : FeatureUse::kOff)
+                                                   : parseFeatureUse("int8", std::get<std::string>(int8));
     load.weights = weights;
     model_ = std::make_unique<TranslationModel>(loadTranslationModel(directory, runtime_, load));
   }
@@ -167,17 +171,20 @@ void bindTranslator(py::module_& m) {
       std::string("Translates sentences; a Translation for each, in order.\n") + kDecodingArguments;
   py::class_<PythonTranslator> translator(m, "Translator",
                                           "A model directory written by nmt-train, loaded once, translating text.");
-  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&, bool,
-                    const std::string&, const std::string&>(),
+  const ModelLoadOptions loading;
+  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&,
+                          const std::variant<bool, std::string>&, const std::string&, const std::string&>(),
            py::arg("model_dir"), py::arg("device") = "cpu", py::arg("threads") = py::none(),
-           py::arg("shortlist") = "auto", py::arg("int8") = false, py::arg("weights") = "best.pt",
+           py::arg("shortlist") = featureUseName(loading.shortlist), py::arg("int8") = featureUseName(loading.int8),
+           py::arg("weights") = loading.weights,
            py::arg("precision") = "fp32",
            R"(Loads a model directory.
 
     device: cpu, cuda, cuda:N or auto
     threads: OpenBLAS threads for matrix work (None: all cores); process-wide
     shortlist: on, off or auto (auto: the directory's shortlist.bin where it has one)
-    int8: run the linear layers with int8 weights on the CPU (faster, slightly other scores)
+    int8: on, off or auto (or True, False): the linear layers with int8 weights on the CPU (faster,
+      slightly other scores); auto: where every layer runs in int8 (the CPU, fp32, oneDNN)
     weights: best.pt or last.pt
     precision: fp32, or on CUDA bf16 or fp16)");
   defineTranslate<std::vector<std::string>>(translator, "texts", translateDoc.c_str());

@@ -75,10 +75,12 @@ expect_fail 1 "${T[@]}"
 expect_line "$ERR" "nmt-translate: error: shortlist run/shortlist.bin: damaged (its checksum does not match); make it again with nmt-shortlist --model run"
 expect_fail 2 "${T[@]}" --shortlist maybe
 expect_line "$ERR" "nmt-translate: --shortlist must be on, off or auto, not 'maybe' (see nmt-translate --help)"
+expect_fail 2 "${T[@]}" --int8 maybe
+expect_line "$ERR" "nmt-translate: --int8 must be on, off or auto, not 'maybe' (see nmt-translate --help)"
 # --int8 on the tiny model's untied RNN output layer (its hidden and embedding columns; where LibTorch has a
 # fast int8 engine): 40 lines, at most 4 of them changed
 if "$BIN/nmt-translate" --model run --device cpu --input valid.src --shortlist off --int8 > int8.txt 2> int8.err; then
-  "$BIN/nmt-translate" --model run --device cpu --input valid.src --shortlist off > fp32.txt 2> /dev/null ||
+  "$BIN/nmt-translate" --model run --device cpu --input valid.src --shortlist off --int8 off > fp32.txt 2> /dev/null ||
     fail "fp32 translation failed"
   [ "$(wc -l < int8.txt)" -eq 40 ] || fail "--int8: 40 lines in, $(wc -l < int8.txt) out"
   same=$(paste -d'\t' int8.txt fp32.txt | awk -F'\t' '$1 == $2' | wc -l)

@@ -2,6 +2,7 @@
 
 import csv
 import resource
+import subprocess
 import threading
 
 import numpy
@@ -18,20 +19,24 @@ def translate_program(bin_dir, model_dir, input_file, *options):
 @pytest.mark.parametrize("options", [
     {},
     {"shortlist": "off"},
+    {"int8": "off"},
     {"int8": True},
-    {"shortlist": "on", "int8": True},
+    {"shortlist": "on", "int8": "on"},
 ])
 def test_greedy_translations_are_nmt_translates(bin_dir, model_dir, corpus, sources, options):
-    flags = []
-    if "shortlist" in options:
-        flags += ["--shortlist", options["shortlist"]]
-    if options.get("int8"):
-        flags.append("--int8")
-    expected = translate_program(bin_dir, model_dir, corpus / "valid.src", *flags).splitlines()
+    flags = ["--stats"]
+    for name, value in options.items():
+        flags += [f"--{name}", "on" if value is True else value]
+    program = subprocess.run([str(bin_dir / "nmt-translate"), "--model", str(model_dir), "--input",
+                              str(corpus / "valid.src"), "--device", "cpu", *flags], capture_output=True, text=True)
+    assert program.returncode == 0, program.stderr
     translator = nmt.Translator(str(model_dir), **options)
-    assert [t.text for t in translator.translate(sources)] == expected
-    assert translator.shortlist == (options.get("shortlist", "auto") != "off")
-    assert translator.int8 == options.get("int8", False)
+    assert [t.text for t in translator.translate(sources)] == program.stdout.splitlines()
+    # the defaults (auto) settle as the program's do
+    assert translator.shortlist == ("shortlist on," in program.stderr)
+    assert translator.int8 == ("int8 on," in program.stderr)
+    if "int8" in options:
+        assert translator.int8 == (options["int8"] is True or options["int8"] == "on")
 
 
 def test_beam_and_nbest_lines_are_nmt_translates(bin_dir, model_dir, corpus, sources):
@@ -91,6 +96,8 @@ def test_errors_are_pythons_with_the_programs_messages(model_dir, tmp_path):
         nmt.Translator(str(tmp_path / "nowhere"))
     with pytest.raises(ValueError, match="^shortlist must be on, off or auto, not 'maybe'$"):
         nmt.Translator(str(model_dir), shortlist="maybe")
+    with pytest.raises(ValueError, match="^int8 must be on, off or auto, not 'maybe'$"):
+        nmt.Translator(str(model_dir), int8="maybe")
     translator = nmt.Translator(str(model_dir))
     with pytest.raises(ValueError, match=r"^texts:2: control character U\+0007 at byte 2 \(only tab is allowed\)$"):
         translator.translate(["fine", "a\x07b"])

@@ -6,7 +6,9 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
 #include "decode/Search.h"
+#include "decode/TranslationModel.h"
 #include "model/Int8Linear.h"
+#include "model/OneDnnBlas.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
@@ -298,6 +300,23 @@ struct Int8ActivationsRestored {
     setInt8Products(products);
   }
 };
+
+TEST_CASE("--int8 and --shortlist read on, off and auto; int8's auto is on the CPU in fp32 where oneDNN runs every layer") {
+  for (const auto use : {FeatureUse::kAuto, FeatureUse::kOn, FeatureUse::kOff})
+    CHECK(parseFeatureUse("int8", featureUseName(use)) == use);
+  CHECK(featureUseName(ModelLoadOptions{}.int8) == "auto");
+  CHECK(featureUseName(ModelLoadOptions{}.shortlist) == "auto");
+  CHECK_THROWS_WITH_AS(parseFeatureUse("int8", "yes"), "int8 must be on, off or auto, not 'yes'", OptionError);
+  const Int8ActivationsRestored own;
+  const c10::Device cpu(c10::kCPU);
+  CHECK(int8RunsEveryLayer(cpu, Precision::kFp32) == int8EveryLayer());
+  CHECK_FALSE(int8RunsEveryLayer(cpu, Precision::kBf16));
+  CHECK_FALSE(int8RunsEveryLayer(c10::Device(c10::kCUDA, 0), Precision::kFp32));
+  setInt8Products(Int8Products::Torch);  // LibTorch's quantized products: the output layer only
+  CHECK_FALSE(int8RunsEveryLayer(cpu, Precision::kFp32));
+  setInt8Products(Int8Products::OneDnn);
+  CHECK(int8RunsEveryLayer(cpu, Precision::kFp32) == onednn::available());
+}
 
 TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05, sliced or not; greedy tokens agree") {
   try {
