@@ -48,7 +48,7 @@ TranslationModel loadModelFor(const ModelOptions& options, const std::string& di
 }
 
 void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {
-  table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each)");
+  table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each; with int8, batch-size / K sentences)");
   table.add("parallel-batches", options.parallelBatches,
             "batches decoded at once on a CPU when the input has several, each on one thread (0: as many as "
             "--threads; 1: one at a time, its matrix work on all threads)");

@@ -26,6 +26,12 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
 
 }  // namespace
 
+std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
+  const std::size_t k = std::max<std::size_t>(1, static_cast<std::size_t>(options.decoding.beamSize));
+  if (!int8 || k == 1) return options.batchSize;
+  return std::max<std::size_t>(1, (options.batchSize + k / 2) / k);
+}
+
 void checkBatchSize(std::size_t batchSize) {
   if (batchSize < 1) throw OptionError("`batch-size` must be at least 1");
 }
@@ -84,7 +90,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].size() > sources[b].size(); });
-  const auto parts = split(todo, options_.batchSize, options_.parallelBatches);
+  const auto parts = split(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
   if (parts.size() == 1) {
     decode(todo, sources, out);
@@ -126,9 +132,9 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
 
 void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                                     std::vector<Translation>& out) {
-  for (std::size_t start = 0; start < todo.size(); start += options_.batchSize) {
-    const std::vector<std::size_t> rows(todo.begin() + start,
-                                        todo.begin() + std::min(todo.size(), start + options_.batchSize));
+  const std::size_t batchSize = sentencesPerBatch(options_, model_.int8);
+  for (std::size_t start = 0; start < todo.size(); start += batchSize) {
+    const std::vector<std::size_t> rows(todo.begin() + start, todo.begin() + std::min(todo.size(), start + batchSize));
     const Batch batch = makeSourceBatch(sources, rows, model_.device);
     OutputSlice slice;
     if (const Shortlist* list = shortlist()) {

@@ -50,6 +50,20 @@ void checkSame(const std::vector<Translation>& got, const std::vector<Translatio
 
 }  // namespace
 
+TEST_CASE("sentences per batch: batch-size, but batch-size / K for beam search K with int8 weights (rounded, at least 1)") {
+  TranslatorOptions options;
+  options.batchSize = 64;
+  CHECK(sentencesPerBatch(options, false) == 64);
+  CHECK(sentencesPerBatch(options, true) == 64);  // greedy
+  options.decoding.beamSize = 5;
+  CHECK(sentencesPerBatch(options, false) == 64);
+  CHECK(sentencesPerBatch(options, true) == 13);
+  options.decoding.beamSize = 4;
+  CHECK(sentencesPerBatch(options, true) == 16);
+  options.decoding.beamSize = 200;
+  CHECK(sentencesPerBatch(options, true) == 1);
+}
+
 TEST_CASE("parallel batches give what one batch at a time gives, in input order: greedy and beam, RNN and Transformer") {
   auto sentences = test::sampleSentences(11, 3);
   sentences[4] = "";  // stays an empty translation in its place
