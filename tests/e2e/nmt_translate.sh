@@ -17,14 +17,14 @@ cd "$TMP"
 T=("$BIN/nmt-translate" --model run --device cpu)
 G=("$BIN/nmt-translate" --model run --device cuda)
 
-# --- CUDA (--cuda): the CPU's translations, greedy and beam, in fp32 and bf16
+# --- CUDA (--cuda): the CPU's float32 translations (--int8 off: auto is off on a GPU), greedy and beam, in fp32 and bf16
 if [ "$MODE" == --cuda ]; then
-  expect_ok "${T[@]}" --input valid.src
+  expect_ok "${T[@]}" --input valid.src --int8 off
   cpu_greedy=$OUT
   expect_ok "${G[@]}" --input valid.src --stats
   expect_line "$OUT" "$cpu_greedy"
   expect_contains "$ERR" "peak GPU memory"
-  expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2
+  expect_ok "${T[@]}" --input valid.src --beam 4 --nbest 2 --int8 off
   cpu_beam=$OUT
   expect_ok "${G[@]}" --input valid.src --beam 4 --nbest 2
   [ "$(cut -d'|' -f1-4 <<< "$OUT")" == "$(cut -d'|' -f1-4 <<< "$cpu_beam")" ] || fail "CUDA beam search differs:
