@@ -13,14 +13,15 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
   const DecoderMemory memory = model->prepareDecoder(encoded);
   DecoderState state = model->initialDecoderState(encoded);
   const auto input = batch.decoderInput(), gold = batch.gold();
-  std::vector<at::Tensor> attention;
-  ForcedResult result;
+  std::vector<at::Tensor> goldLogProbs, attention;
   for (int64_t t = 0; t < gold.size(1); ++t) {
     auto step = model->decodeStep(input.select(1, t), state, memory, nullptr, at::Tensor());
-    result.score += step.logProbs[0][gold[0][t].item<int64_t>()].item<double>();
+    goldLogProbs.push_back(step.logProbs.gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
     attention.push_back(step.attention[0]);
     state = std::move(step.state);
   }
+  ForcedResult result;
+  result.score = at::cat(goldLogProbs).to(torch::kCPU, torch::kFloat64).sum().item<double>();
   result.attention = at::stack(attention).to(torch::kCPU, torch::kFloat32);
   return result;
 }
