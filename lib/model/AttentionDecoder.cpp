@@ -1,6 +1,7 @@
 #include "model/AttentionDecoder.h"
 
 #include "model/InferenceLinear.h"
+#include "model/Layers.h"
 #include "tokenization/SpecialIds.h"
 
 namespace nmt {
@@ -28,7 +29,7 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
     : config_(config), encoderOutputSize_(encoderOutputSize) {
   const int64_t E = config.embeddingSize, H = config.hiddenSize, D = encoderOutputSize;
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocab, E).padding_idx(SpecialIds::kPad)));
+      "embedding", embeddingLayer(torch::nn::EmbeddingOptions(config.targetVocab, E).padding_idx(SpecialIds::kPad)));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   attention_ = register_module("attention", BahdanauAttention(H, D, H));
   const int64_t layers = config.decoderDepth();
@@ -37,7 +38,7 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
     gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   else
     lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
-  output_ = register_module("output", torch::nn::Linear(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab));
+  output_ = register_module("output", linearLayer(torch::nn::LinearOptions(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab)));
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {

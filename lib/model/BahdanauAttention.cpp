@@ -1,13 +1,14 @@
 #include "model/BahdanauAttention.h"
 
 #include "model/InferenceLinear.h"
+#include "model/Layers.h"
 
 namespace nmt {
 
 BahdanauAttentionImpl::BahdanauAttentionImpl(int64_t querySize, int64_t keySize, int64_t attentionSize) {
-  queryProjection_ = register_module("W", torch::nn::Linear(torch::nn::LinearOptions(querySize, attentionSize).bias(false)));
-  keyProjection_ = register_module("U", torch::nn::Linear(torch::nn::LinearOptions(keySize, attentionSize)));
-  energy_ = register_module("v", torch::nn::Linear(torch::nn::LinearOptions(attentionSize, 1).bias(false)));
+  queryProjection_ = register_module("W", linearLayer(torch::nn::LinearOptions(querySize, attentionSize).bias(false)));
+  keyProjection_ = register_module("U", linearLayer(torch::nn::LinearOptions(keySize, attentionSize)));
+  energy_ = register_module("v", linearLayer(torch::nn::LinearOptions(attentionSize, 1).bias(false)));
 }
 
 torch::Tensor BahdanauAttentionImpl::projectKeys(const torch::Tensor& keys) { return inferenceLinear(keyProjection_, keys); }

@@ -1,6 +1,7 @@
 #include "model/MultiHeadAttention.h"
 
 #include "model/InferenceLinear.h"
+#include "model/Layers.h"
 #include "model/OneQueryAttention.h"
 
 #include <cmath>
@@ -11,10 +12,10 @@ namespace nmt {
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t dim, int64_t heads, double dropout)
     : dim_(dim), heads_(heads), headDim_(dim / heads) {
   TORCH_CHECK(dim % heads == 0, "model dimension ", dim, " is not divisible by ", heads, " heads");
-  queryProjection = register_module("W_Q", torch::nn::Linear(dim, dim));
-  keyProjection = register_module("W_K", torch::nn::Linear(dim, dim));
-  valueProjection = register_module("W_V", torch::nn::Linear(dim, dim));
-  outputProjection = register_module("W_O", torch::nn::Linear(dim, dim));
+  queryProjection = register_module("W_Q", linearLayer(torch::nn::LinearOptions(dim, dim)));
+  keyProjection = register_module("W_K", linearLayer(torch::nn::LinearOptions(dim, dim)));
+  valueProjection = register_module("W_V", linearLayer(torch::nn::LinearOptions(dim, dim)));
+  outputProjection = register_module("W_O", linearLayer(torch::nn::LinearOptions(dim, dim)));
   dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 

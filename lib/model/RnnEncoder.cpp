@@ -1,5 +1,6 @@
 #include "model/RnnEncoder.h"
 
+#include "model/Layers.h"
 #include "tokenization/SpecialIds.h"
 
 namespace nmt {
@@ -9,7 +10,7 @@ namespace rnn = torch::nn::utils::rnn;
 RnnEncoderImpl::RnnEncoderImpl(const ModelConfig& config)
     : config_(config), outputSize_(config.hiddenSize * (config.bidirectional ? 2 : 1)) {
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.sourceVocab, config.embeddingSize)
+      "embedding", embeddingLayer(torch::nn::EmbeddingOptions(config.sourceVocab, config.embeddingSize)
                                             .padding_idx(SpecialIds::kPad)));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   const double between = config.layers > 1 ? config.dropout : 0.0;
@@ -25,9 +26,9 @@ RnnEncoderImpl::RnnEncoderImpl(const ModelConfig& config)
                                                        .bidirectional(config.bidirectional)
                                                        .batch_first(true)
                                                        .dropout(between)));
-    bridgeC_ = register_module("bridge_c", torch::nn::Linear(outputSize_, config.hiddenSize));
+    bridgeC_ = register_module("bridge_c", linearLayer(torch::nn::LinearOptions(outputSize_, config.hiddenSize)));
   }
-  bridgeH_ = register_module("bridge_h", torch::nn::Linear(outputSize_, config.hiddenSize));
+  bridgeH_ = register_module("bridge_h", linearLayer(torch::nn::LinearOptions(outputSize_, config.hiddenSize)));
 }
 
 RecurrentState RnnEncoderImpl::bridge(const torch::Tensor& h, const torch::Tensor& c) {

@@ -1,5 +1,6 @@
 #include "model/Seq2Seq.h"
 
+#include "model/Layers.h"
 #include "model/ModelFactory.h"
 
 #include "tokenization/SpecialIds.h"
@@ -131,7 +132,11 @@ Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& pa
   } catch (const InputError& e) {
     throw InputError("cannot load model " + path + ": " + e.what());
   }
-  Seq2Seq model(config);
+  Seq2Seq model{nullptr};
+  {
+    LoadingWeights unfilled;  // every parameter is assigned below, or the model is not returned
+    model = Seq2Seq(config);
+  }
   torch::NoGradGuard noGrad;
   for (auto& p : model->named_parameters()) {
     torch::Tensor saved;
@@ -140,7 +145,11 @@ Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& pa
     if (saved.sizes() != p.value().sizes())
       throw InputError("cannot load model " + path + ": " + p.key() + " has shape " + c10::str(saved.sizes()) +
                        " but the config needs " + c10::str(p.value().sizes()));
-    p.value().copy_(saved);
+    // the archive's own tensor where it is laid out as the parameter is (no copy), else its values
+    if (saved.scalar_type() == p.value().scalar_type() && saved.is_contiguous())
+      p.value().set_(saved);
+    else
+      p.value().copy_(saved);
   }
   model->to(device);
   return model;

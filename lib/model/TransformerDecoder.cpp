@@ -1,6 +1,7 @@
 #include "model/TransformerDecoder.h"
 
 #include "model/InferenceLinear.h"
+#include "model/Layers.h"
 #include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
@@ -109,7 +110,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
   if (sharedEmbedding)
     embedding_ = sharedEmbedding;  // owned (and saved) by the encoder
   else
-    embedding_ = register_module("embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocab, d)
+    embedding_ = register_module("embedding", embeddingLayer(torch::nn::EmbeddingOptions(config.targetVocab, d)
                                                                        .padding_idx(SpecialIds::kPad)));
   positions_ = register_module("positions", PositionalEncoding(d));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
@@ -117,7 +118,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
   for (int64_t i = 0; i < config.decoderDepth(); ++i)
     layers_->push_back(TransformerDecoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  if (!config.tieTargetEmbeddings) output_ = register_module("output", torch::nn::Linear(d, config.targetVocab));
+  if (!config.tieTargetEmbeddings) output_ = register_module("output", linearLayer(torch::nn::LinearOptions(d, config.targetVocab)));
 }
 
 DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {

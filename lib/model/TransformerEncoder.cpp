@@ -1,6 +1,7 @@
 #include "model/TransformerEncoder.h"
 
 #include "model/InferenceLinear.h"
+#include "model/Layers.h"
 #include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
@@ -35,7 +36,7 @@ void TransformerEncoderImpl::quantize() {
 TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config, bool withBridge) : config_(config) {
   const int64_t d = config.embeddingSize;
   embedding_ = register_module(
-      "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.sourceVocab, d).padding_idx(SpecialIds::kPad)));
+      "embedding", embeddingLayer(torch::nn::EmbeddingOptions(config.sourceVocab, d).padding_idx(SpecialIds::kPad)));
   positions_ = register_module("positions", PositionalEncoding(d));
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   layers_ = register_module("layers", torch::nn::ModuleList());
@@ -44,8 +45,8 @@ TransformerEncoderImpl::TransformerEncoderImpl(const ModelConfig& config, bool w
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
   if (withBridge) {
     const int64_t decoderStates = config.decoderDepth() * config.hiddenSize;
-    bridgeH_ = register_module("bridge_h", torch::nn::Linear(d, decoderStates));
-    if (config.lstmCell()) bridgeC_ = register_module("bridge_c", torch::nn::Linear(d, decoderStates));
+    bridgeH_ = register_module("bridge_h", linearLayer(torch::nn::LinearOptions(d, decoderStates)));
+    if (config.lstmCell()) bridgeC_ = register_module("bridge_c", linearLayer(torch::nn::LinearOptions(d, decoderStates)));
   }
 }
 

@@ -2,6 +2,7 @@
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "model/BahdanauAttention.h"
+#include "model/Layers.h"
 #include "model/MultiHeadAttention.h"
 #include "model/PositionalEncoding.h"
 #include "model/Seq2Seq.h"
@@ -299,6 +300,83 @@ TEST_CASE("save and load keep the config and the weights") {
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   CHECK(torch::equal(loaded->forward(batch).logProbs, model->forward(batch).logProbs));
   CHECK_FALSE(files::exists(dir.file("model.pt.tmp")));
+}
+
+TEST_CASE("layers built outside LoadingWeights are LibTorch's, draw for draw; inside it they draw no random number") {
+  const auto names = [](torch::nn::Module& m) {
+    std::vector<std::string> out;
+    for (const auto& p : m.named_parameters()) out.push_back(p.key() + c10::str(p.value().sizes()));
+    return out;
+  };
+  const auto linear = torch::nn::LinearOptions(5, 3);
+  const auto noBias = torch::nn::LinearOptions(4, 2).bias(false);
+  const auto embedding = torch::nn::EmbeddingOptions(7, 3).padding_idx(0);
+
+  torch::manual_seed(11);
+  torch::nn::Linear torchLinear(linear), torchNoBias(noBias);
+  torch::nn::Embedding torchEmbedding(embedding);
+  const auto torchNext = torch::rand({4});
+  torch::manual_seed(11);
+  auto ours = linearLayer(linear), oursNoBias = linearLayer(noBias);
+  auto oursEmbedding = embeddingLayer(embedding);
+  CHECK(torch::equal(ours->weight, torchLinear->weight));
+  CHECK(torch::equal(ours->bias, torchLinear->bias));
+  CHECK(torch::equal(oursNoBias->weight, torchNoBias->weight));
+  CHECK_FALSE(oursNoBias->bias.defined());
+  CHECK(torch::equal(oursEmbedding->weight, torchEmbedding->weight));
+  CHECK(torch::equal(torch::rand({4}), torchNext));  // the generator stands where LibTorch's layers left it
+  CHECK(names(*ours) == names(*torchLinear));
+  CHECK(names(*oursNoBias) == names(*torchNoBias));
+
+  CHECK_FALSE(LoadingWeights::active());
+  torch::manual_seed(12);
+  const auto expected = torch::rand({4});
+  torch::manual_seed(12);
+  {
+    LoadingWeights unfilled;
+    {
+      LoadingWeights nested;
+    }
+    CHECK(LoadingWeights::active());
+    auto loadedLinear = linearLayer(linear), loadedNoBias = linearLayer(noBias);
+    auto loadedEmbedding = embeddingLayer(embedding);
+    auto transformer = smallConfig("gru", true, 1, "transformer");
+    transformer.decoder = "transformer";  // no GRU: LibTorch's recurrent layers still fill theirs
+    Seq2Seq model(transformer);
+    CHECK(names(*loadedLinear) == names(*torchLinear));
+    CHECK(names(*loadedNoBias) == names(*torchNoBias));
+    CHECK(names(*loadedEmbedding) == names(*torchEmbedding));
+    CHECK(loadedLinear->weight.requires_grad());
+    CHECK(loadedEmbedding->options.padding_idx() == 0);
+  }
+  CHECK_FALSE(LoadingWeights::active());
+  CHECK(torch::equal(torch::rand({4}), expected));
+}
+
+TEST_CASE("every architecture loads the weights it saved") {
+  test::TempDir dir;
+  for (const auto& [encoder, decoder] : {std::pair<std::string, std::string>{"rnn", "rnn"}, {"transformer", "rnn"},
+                                         {"transformer", "transformer"}}) {
+    CAPTURE(encoder);
+    CAPTURE(decoder);
+    auto config = smallConfig("gru", true, 2, encoder);
+    config.decoder = decoder;
+    config.shareEmbeddings = decoder == "transformer";
+    config.tieTargetEmbeddings = decoder == "transformer";
+    if (config.shareEmbeddings) config.targetVocab = config.sourceVocab;
+    torch::manual_seed(9);
+    Seq2Seq model(config);
+    model->initialize();
+    saveModel(model, dir.file("model.pt"));
+    Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
+    const auto saved = model->named_parameters();
+    for (const auto& p : loaded->named_parameters()) {
+      CAPTURE(p.key());
+      CHECK(torch::equal(p.value(), saved[p.key()]));
+      CHECK(p.value().requires_grad());
+    }
+    CHECK(loaded->named_parameters().size() == saved.size());
+  }
 }
 
 TEST_CASE("loading a missing, corrupt or mismatched model is a clear error") {
