@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
+#include <vector>
+
 using namespace nmt;
 
 namespace {
@@ -36,6 +38,32 @@ TEST_CASE("crc32 gives zip's (and zlib's) CRC-32, in one piece or several") {
     CHECK(crc32(crc32(0, bytes(text), cut), bytes(text) + cut, text.size() - cut) == whole);
   text[500] ^= 1;
   CHECK(crc32(0, bytes(text), text.size()) != whole);
+}
+
+TEST_CASE("crc32 equals the bit-by-bit definition at every length and alignment (the folded and table ways)") {
+  const auto bitByBit = [](const unsigned char* p, std::size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < n; ++i) {
+      c ^= p[i];
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return ~c;
+  };
+  std::vector<unsigned char> data(70000);
+  uint32_t state = 12345;
+  for (auto& b : data) b = static_cast<unsigned char>((state = state * 1103515245u + 12345u) >> 24);
+  for (std::size_t offset = 0; offset < 16; ++offset)
+    for (std::size_t n = 0; n <= 300; ++n) {
+      CAPTURE(offset);
+      CAPTURE(n);
+      REQUIRE(crc32(0, data.data() + offset, n) == bitByBit(data.data() + offset, n));
+    }
+  for (std::size_t n : {4096u, 4096u + 13u, 65536u + 7u, 69990u})
+    CHECK(crc32(0, data.data() + 3, n) == bitByBit(data.data() + 3, n));
+  std::vector<unsigned char> ones(1000, 0xFF), zeros(1000, 0);
+  CHECK(crc32(0, ones.data(), ones.size()) == bitByBit(ones.data(), ones.size()));
+  CHECK(crc32(0, zeros.data(), zeros.size()) == bitByBit(zeros.data(), zeros.size()));
+  CHECK(crc32(crc32(0, data.data(), 100), data.data() + 100, 5000) == bitByBit(data.data(), 5100));
 }
 
 TEST_CASE("a damaged or truncated model file is refused naming it; a whole one loads") {
