@@ -13,7 +13,8 @@ FeedForwardSublayer::FeedForwardSublayer(torch::nn::Module& layer, int64_t dim, 
 }
 
 torch::Tensor FeedForwardSublayer::operator()(const torch::Tensor& x, torch::nn::Dropout& dropout) {
-  const auto inner = torch::relu(inferenceLinear(in_, int8In_, norm_(x)));
+  const auto normed = norm_(x);
+  const auto inner = int8In_ ? int8In_->relu(normed) : torch::relu(inferenceLinear(in_, normed));
   return x + drop(dropout, inferenceLinear(out_, int8Out_, drop(dropout, inner)));
 }
 

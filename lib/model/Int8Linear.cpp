@@ -63,9 +63,9 @@ NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float 
   }
 }
 
-// y [M, N] = sums x rowScale x columnScale (+ bias)
+// y [M, N] = sums x rowScale x columnScale (+ bias), then max(y, 0) if relu
 NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, const float* rowScales,
-                                 const float* columnScales, const float* bias, float* y) {
+                                 const float* columnScales, const float* bias, bool relu, float* y) {
   for (int64_t m = 0; m < M; ++m) {
     const float rowScale = rowScales[m];
     const int32_t* s = sums + m * N;
@@ -74,6 +74,8 @@ NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, cons
       for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n] + bias[n];
     else
       for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n];
+    if (relu)
+      for (int64_t n = 0; n < N; ++n) out[n] = out[n] > 0.0f ? out[n] : 0.0f;
   }
 }
 
@@ -183,23 +185,28 @@ Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
                     bias_.defined() ? bias_.index_select(0, ids) : at::Tensor(), reduceRange_, oneDnn_);
 }
 
-at::Tensor Int8Linear::operator()(const at::Tensor& x) const {
+at::Tensor Int8Linear::operator()(const at::Tensor& x) const { return product(x, /*relu=*/false); }
+
+at::Tensor Int8Linear::relu(const at::Tensor& x) const { return product(x, /*relu=*/true); }
+
+at::Tensor Int8Linear::product(const at::Tensor& x, bool relu) const {
   auto shape = x.sizes().vec();
   const auto rows = x.reshape({-1, shape.back()}).to(at::kFloat).contiguous();
   at::Tensor y;
   if (oneDnn_) {
-    y = productThroughOneDnn(rows);
+    y = productThroughOneDnn(rows, relu);
   } else {
     torch::jit::Stack stack{rows, packed_, reduceRange_};
     dynamicOp().callBoxed(&stack);
     y = stack[0].toTensor();
     y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);
+    if (relu) y.relu_();
   }
   shape.back() = y.size(1);
   return y.view(shape);
 }
 
-at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x) const {
+at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu) const {
   const int64_t M = x.size(0), K = x.size(1), N = values_.size(0);
   auto quantized = at::empty({M, K}, x.options().dtype(at::kByte));
   std::vector<float> rowScales(static_cast<std::size_t>(M));
@@ -211,7 +218,7 @@ at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x) const {
                      columnOffsets_.data_ptr<int32_t>(), sums.data_ptr<int32_t>(), matrixThreads());
   auto y = at::empty({M, N}, x.options());
   scaleSums(sums.data_ptr<int32_t>(), M, N, rowScales.data(), scales_.data_ptr<float>(),
-            bias_.defined() ? bias_.data_ptr<float>() : nullptr, y.data_ptr<float>());
+            bias_.defined() ? bias_.data_ptr<float>() : nullptr, relu, y.data_ptr<float>());
   return y;
 }
 

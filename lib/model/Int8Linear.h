@@ -42,6 +42,8 @@ class Int8Linear {
   Int8Linear(const at::Tensor& weight, const at::Tensor& bias);
   // x [..., in] fp32 -> [..., out] fp32
   at::Tensor operator()(const at::Tensor& x) const;
+  // relu(this(x)), exactly: oneDNN's way takes it as the sums are scaled (no pass of its own).
+  at::Tensor relu(const at::Tensor& x) const;
   // The same product over some of its rows (ids: int64 on the CPU), from the int8 weights as they
   // are: a shortlist's slice needs no new quantization, only its own packing.
   Int8Linear rows(const at::Tensor& ids) const;
@@ -50,15 +52,16 @@ class Int8Linear {
   struct Quantized {};
   Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange, bool oneDnn);
   void prepare();  // what products need besides the int8 rows: oneDNN's column offsets, or LibTorch's packing
-  at::Tensor productThroughOneDnn(const at::Tensor& x) const;  // x [M, in] contiguous fp32
+  at::Tensor product(const at::Tensor& x, bool relu) const;
+  at::Tensor productThroughOneDnn(const at::Tensor& x, bool relu) const;  // x [M, in] contiguous fp32
 
   at::Tensor values_;  // [out, in] int8
   at::Tensor scales_;  // [out] fp32: row r of W is scales_[r] * values_[r]
   at::Tensor bias_;    // [out] fp32 or undefined
-  bool oneDnn_;               // made when int8Products() was OneDnn: its products go that way
+  bool reduceRange_;           // Int8Activations::Reduced7Bit
+  bool oneDnn_;                // made when int8Products() was OneDnn: its products go that way
   at::Tensor columnOffsets_;  // [out] int32, oneDNN's way: -shift x the sum of each int8 row
   c10::IValue packed_;        // LibTorch's way (no oneDNN found): values_ packed as qint8 with scale 1
-  bool reduceRange_;    // Int8Activations::Reduced7Bit
 };
 
 // An untied layer's Int8Linear, its fp32 weight freed (its row count becomes 0): quantizing should

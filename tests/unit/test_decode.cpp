@@ -424,7 +424,7 @@ TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bit
   CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
 }
 
-TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its rows gives exactly those columns") {
+TEST_CASE("an int8 product stays within 1% of fp32's range, a slice of its rows gives exactly those columns, its relu exactly relu") {
   try {
     useInt8Engine();
   } catch (const InputError& e) {
@@ -468,6 +468,9 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, and a slice of its r
       const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
       CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
       CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+      const auto relu = int8.relu(x);
+      CHECK(torch::equal(relu, torch::relu(got)));  // exactly, whichever way the relu is taken
+      CHECK((got < 0).any().item<bool>());
     }
   }
 }
