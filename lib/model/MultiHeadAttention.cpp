@@ -2,7 +2,7 @@
 
 #include "model/InferenceLinear.h"
 #include "model/Layers.h"
-#include "model/OneQueryAttention.h"
+#include "model/InferenceAttention.h"
 
 #include <cmath>
 #include <limits>
@@ -39,8 +39,15 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
+  // int8 weights: their numbers already differ from float32's, so the softmax too may be this toolkit's
+  const auto softmax = int8Query_ ? AttentionSoftmax::Fused : AttentionSoftmax::Torch;
   if (oneQuery && canAttendOneQuery(q, sharedKeys, sharedValues, keyRows)) {
-    auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows);
+    auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows, softmax);
+    return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
+  }
+  // every query at once with int8 weights (bmm's per-head products would give float32 its numbers)
+  if (int8Query_ && !is_training() && !keyRows.defined() && canAttendQueries(q, sharedKeys, sharedValues)) {
+    auto attended = attendQueries(q, sharedKeys, sharedValues, sharedKeyMask, causal, softmax);
     return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
   }
   // otherwise each query row gets its own copy of the rows it reads

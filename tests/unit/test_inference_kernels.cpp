@@ -2,7 +2,7 @@
 #include "TestSupport.h"
 #include "model/InferenceLinear.h"
 #include "model/Int8Gru.h"
-#include "model/OneQueryAttention.h"
+#include "model/InferenceAttention.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -74,11 +74,13 @@ TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PROD
   });
 }
 
-TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8, masks, strided keys") {
+TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8, masks, strided keys, both softmaxes") {
   torch::manual_seed(9);
   c10::InferenceMode inference;
+  for (const auto softmax : {AttentionSoftmax::Torch, AttentionSoftmax::Fused})
   for (const int64_t dk : {4, 12, 64})
-    for (const int64_t Sk : {1, 7}) {
+    for (const int64_t Sk : {1, 7, 19}) {
+      CAPTURE(softmax == AttentionSoftmax::Fused);
       CAPTURE(dk);
       CAPTURE(Sk);
       const int64_t B = 3, H = 2;
@@ -88,7 +90,7 @@ TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with an
       auto mask = torch::ones({B, Sk}, torch::kBool);
       if (Sk > 1) mask[1].narrow(0, Sk - 3, 3).fill_(false);                  // row 1's last 3 positions are padding
       REQUIRE(canAttendOneQuery(q, keys, values));
-      const auto got = attendOneQuery(q, keys, values, mask);
+      const auto got = attendOneQuery(q, keys, values, mask, {}, softmax);
       const auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(dk));
       const auto expectedWeights =
           torch::softmax(scores.masked_fill(mask.logical_not().view({B, 1, 1, Sk}), -INFINITY), -1);
@@ -99,6 +101,60 @@ TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with an
       CHECK(torch::allclose(got.context, expected, 1e-5, 1e-5));
       if (Sk > 1) CHECK(got.weights[1].narrow(-1, Sk - 3, 3).abs().max().item<float>() == 0.0f);
     }
+}
+
+TEST_CASE("attendQueries equals softmax(Q K^T / sqrt(dk)) V for every query: masks, causal, both softmaxes") {
+  torch::manual_seed(19);
+  c10::InferenceMode inference;
+  for (const auto softmax : {AttentionSoftmax::Torch, AttentionSoftmax::Fused})
+    for (const bool causal : {false, true})
+      for (const auto& [Sq, Sk] : {std::pair<int64_t, int64_t>{5, 5}, {3, 11}, {1, 9}, {12, 12}}) {
+        CAPTURE(softmax == AttentionSoftmax::Fused);
+        CAPTURE(causal);
+        CAPTURE(Sq);
+        CAPTURE(Sk);
+        const int64_t B = 3, H = 2, dk = 12;
+        const auto q = torch::randn({B, Sq, H, dk}).transpose(1, 2) * 3;  // [B, H, Sq, dk] as splitHeads makes it
+        const auto keys = torch::randn({B, Sk, H, dk}).transpose(1, 2);
+        const auto values = torch::randn({B, Sk, H, dk}).transpose(1, 2);
+        auto mask = torch::ones({B, Sk}, torch::kBool);
+        mask[2].narrow(0, Sk - 2, 2).fill_(false);  // row 2's last 2 positions are padding
+        REQUIRE(canAttendQueries(q, keys, values));
+        const auto got = attendQueries(q, keys, values, mask, causal, softmax);
+        auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(dk));
+        scores = scores.masked_fill(mask.logical_not().view({B, 1, 1, Sk}), -INFINITY);
+        if (causal) scores = scores.masked_fill(torch::ones({Sq, Sk}, torch::kBool).triu(Sk - Sq + 1), -INFINITY);
+        const auto expectedWeights = torch::softmax(scores, -1);
+        const auto expected = torch::matmul(expectedWeights, values).transpose(1, 2).reshape({B, Sq, H * dk});
+        REQUIRE(got.weights.sizes() == expectedWeights.sizes());
+        REQUIRE(got.context.sizes() == expected.sizes());
+        CHECK(torch::allclose(got.weights, expectedWeights, 1e-5, 1e-7));
+        CHECK(torch::allclose(got.context, expected, 1e-5, 1e-5));
+        CHECK(torch::equal(got.weights == 0, expectedWeights == 0));  // masked and future positions weigh exactly 0
+        CHECK(torch::allclose(got.weights.sum(-1), torch::ones({B, H, Sq}), 0, 1e-6));
+      }
+  const auto q = torch::randn({2, 2, 3, 4}), keys = torch::randn({2, 2, 5, 4});
+  CHECK(canAttendQueries(q, keys, keys));
+  CHECK_FALSE(canAttendQueries(q, keys.narrow(0, 0, 1), keys.narrow(0, 0, 1)));  // keys of other rows
+  CHECK_FALSE(canAttendQueries(q.to(torch::kDouble), keys.to(torch::kDouble), keys.to(torch::kDouble)));
+}
+
+TEST_CASE("the fused softmax: within 2e-6 of LibTorch's relatively over scores from -100 to 100 (0 below e^-87), a row of one, all masked as zeros") {
+  c10::InferenceMode inference;
+  const int64_t n = 4001;
+  const auto q = torch::ones({1, 1, 1, 1});
+  const auto keys = torch::linspace(-100, 100, n).view({1, 1, n, 1});  // scores = keys: q is 1, dk 1
+  const auto values = torch::eye(n).view({1, 1, n, n});                  // context = the weights themselves
+  const auto fused = attendOneQuery(q, keys, values, {}, {}, AttentionSoftmax::Fused).weights.view({n});
+  const auto torchWeights = torch::softmax(keys.view({n}), 0);
+  CHECK(torch::allclose(fused, torchWeights, 2e-6, 1e-37));  // e^-87 and below: 0
+  CHECK(((fused - torchWeights).abs() / torchWeights.clamp_min(1e-30)).masked_select(torchWeights > 1e-30).max().item<float>() < 2e-6f);
+  const auto one = attendOneQuery(q, keys.narrow(2, 0, 1), values.narrow(2, 0, 1).narrow(3, 0, 1), {}, {}, AttentionSoftmax::Fused);
+  CHECK(one.weights.item<float>() == 1.0f);
+  const auto none = torch::zeros({1, 5}, torch::kBool);
+  const auto masked = attendOneQuery(q, keys.narrow(2, 0, 5), values.narrow(2, 0, 5).narrow(3, 0, 5), none, {},
+                                     AttentionSoftmax::Fused);
+  CHECK(masked.weights.abs().sum().item<float>() == 0.0f);
 }
 
 TEST_CASE("attendOneQuery with key rows: query rows sharing keys get what copies of those rows give; a row out of range is refused") {

@@ -1,0 +1,215 @@
+#include "model/InferenceAttention.h"
+
+#include "model/VectorClones.h"
+
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace nmt {
+namespace {
+
+// Eight floats, which each clone keeps in its own registers (two SSE registers on the baseline).
+typedef float Floats8 __attribute__((vector_size(32)));
+
+// Eight floats at p, which need not be aligned. (Through a reference, not returned: a 32-byte vector
+// returned by a baseline function changes the ABI.)
+inline void load8(Floats8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
+inline void store8(float* p, const Floats8& v) { std::memcpy(p, &v, sizeof v); }
+
+// One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out.
+NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
+                                  const bool* real, float scale, float* scores) {
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < Sk; ++j) {
+    if (real && !real[j]) {
+      scores[j] = minusInfinity;
+      continue;
+    }
+    const float* key = keys + j * keyStride;
+    Floats8 lanes = {};
+    int64_t d = 0;
+    for (; d + 8 <= dk; d += 8) {
+      Floats8 a, b;
+      load8(a, q + d);
+      load8(b, key + d);
+      lanes += a * b;
+    }
+    float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+    for (; d < dk; ++d) sum += q[d] * key[d];
+    scores[j] = sum / scale;
+  }
+}
+
+// One head of one row: context = sum over j of weights[j] values[j], the positions in order.
+NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
+                                   int64_t dk, float* context) {
+  for (int64_t d = 0; d < dk; ++d) context[d] = 0.0f;
+  for (int64_t j = 0; j < Sk; ++j) {
+    const float w = weights[j];
+    const float* value = values + j * valueStride;
+    int64_t d = 0;
+    for (; d + 8 <= dk; d += 8) {
+      Floats8 sum, v;
+      load8(sum, context + d);
+      load8(v, value + d);
+      sum += v * w;
+      store8(context + d, sum);
+    }
+    for (; d < dk; ++d) context[d] += value[d] * w;
+  }
+}
+
+typedef int32_t Ints8 __attribute__((vector_size(32)));
+
+// e^x for x <= 0 (x - the row's largest score), 0 below -87 (-inf too: masked positions weigh exactly
+// nothing): e^x = 2^n e^r, n = x / ln 2 rounded, r = x - n ln 2 (ln 2 in two parts) in [-ln 2 / 2,
+// ln 2 / 2], where a degree-6 polynomial (Cephes' expf) is within 2 units in the last place.
+// (In place, not returned: see load8.)
+inline void expOfNonPositive(Floats8& x) {
+  const Floats8 tiny = x < -87.0f ? Floats8{} + 1.0f : Floats8{};  // lanes that become 0
+  x = x < -87.0f ? Floats8{} - 87.0f : x;
+  const float magic = 12582912.0f;  // 1.5 x 2^23: adding and taking it away rounds to an integer
+  const Floats8 n = (x * 1.44269504088896341f + magic) - magic;
+  const Floats8 r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
+  Floats8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + r + 1.0f;
+  const Ints8 bits = (__builtin_convertvector(n, Ints8) + 127) << 23;
+  Floats8 scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  const Floats8 e = p * scale;
+  x = tiny > 0.0f ? Floats8{} : e;
+}
+
+// row[0..n) = softmax(row) in place: e^(x - largest) / their sum; a row with every position masked
+// (-inf) becomes zeros.
+NMT_VECTOR_CLONES void softmaxInPlace(float* row, int64_t n) {
+  float largest = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < n; ++j) largest = std::max(largest, row[j]);
+  if (largest == -std::numeric_limits<float>::infinity()) {
+    for (int64_t j = 0; j < n; ++j) row[j] = 0.0f;
+    return;
+  }
+  Floats8 lanes = {};
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    Floats8 v;
+    load8(v, row + j);
+    v -= largest;
+    expOfNonPositive(v);
+    store8(row + j, v);
+    lanes += v;
+  }
+  float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+  if (j < n) {  // the tail through one padded vector
+    Floats8 v = Floats8{} - std::numeric_limits<float>::infinity();
+    std::memcpy(&v, row + j, static_cast<std::size_t>(n - j) * sizeof(float));
+    v -= largest;
+    expOfNonPositive(v);
+    std::memcpy(row + j, &v, static_cast<std::size_t>(n - j) * sizeof(float));
+    for (int64_t k = 0; k < n - j; ++k) sum += v[k];
+  }
+  const float inverse = 1.0f / sum;
+  for (j = 0; j < n; ++j) row[j] *= inverse;
+}
+
+// Each [.., Sk] row of scores made weights: LibTorch's softmax, or the fused one.
+at::Tensor softmaxOf(at::Tensor scores, int64_t rows, int64_t Sk, AttentionSoftmax softmax) {
+  if (softmax == AttentionSoftmax::Torch) return at::softmax(scores, -1);
+  float* p = scores.data_ptr<float>();
+  for (int64_t r = 0; r < rows; ++r) softmaxInPlace(p + r * Sk, Sk);
+  return scores;
+}
+
+}  // namespace
+
+bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                       const at::Tensor& keyRows) {
+  if (c10::GradMode::is_enabled()) return false;
+  for (const auto* t : {&q, &keys, &values})
+    if (!t->device().is_cpu() || t->scalar_type() != at::kFloat || t->dim() != 4 || t->stride(3) != 1 ||
+        t->layout() != at::kStrided)
+      return false;
+  if (keyRows.defined() && (!keyRows.device().is_cpu() || keyRows.dim() != 1 || keyRows.size(0) != q.size(0)))
+    return false;
+  return q.size(2) == 1 && keys.sizes() == values.sizes() && (keyRows.defined() || q.size(0) == keys.size(0)) &&
+         q.size(1) == keys.size(1) && q.size(3) == keys.size(3);
+}
+
+OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                                 const at::Tensor& keyMask, const at::Tensor& keyRows, AttentionSoftmax softmax) {
+  const int64_t B = q.size(0), H = keys.size(1), Sk = keys.size(2), dk = keys.size(3);
+  const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));
+  const auto rowTensor = keyRows.defined() ? keyRows.to(at::kLong).contiguous() : at::Tensor();
+  const int64_t* given = rowTensor.defined() ? rowTensor.data_ptr<int64_t>() : nullptr;
+  for (int64_t b = 0; given && b < B; ++b)
+    TORCH_CHECK(given[b] >= 0 && given[b] < keys.size(0), "attendOneQuery: key row ", given[b], " of ", keys.size(0));
+  auto row = [given](int64_t b) { return given ? given[b] : b; };
+  auto scores = at::empty({B, H, 1, Sk}, q.options());
+  const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
+  const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
+  const float* qp = q.data_ptr<float>();
+  const float* kp = keys.data_ptr<float>();
+  const float* vp = values.data_ptr<float>();
+  float* sp = scores.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      headScores(qp + b * q.stride(0) + h * q.stride(1), kp + row(b) * keys.stride(0) + h * keys.stride(1),
+                 keys.stride(2), Sk, dk, real ? real + row(b) * Sk : nullptr, scale, sp + (b * H + h) * Sk);
+  auto weights = softmaxOf(scores, B * H, Sk, softmax);
+  auto context = at::empty({B, 1, H * dk}, q.options());
+  const float* wp = weights.data_ptr<float>();
+  float* cp = context.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      headContext(wp + (b * H + h) * Sk, vp + row(b) * values.stride(0) + h * values.stride(1), values.stride(2), Sk,
+                  dk, cp + (b * H + h) * dk);
+  return {context, weights};
+}
+
+bool canAttendQueries(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values) {
+  return canAttendOneQuery(q.narrow(2, 0, std::min<int64_t>(q.size(2), 1)), keys, values) && q.size(0) == keys.size(0);
+}
+
+QueriesAttention attendQueries(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
+                               const at::Tensor& keyMask, bool causal, AttentionSoftmax softmax) {
+  const int64_t B = q.size(0), H = keys.size(1), Sq = q.size(2), Sk = keys.size(2), dk = keys.size(3);
+  const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));
+  auto scores = at::empty({B, H, Sq, Sk}, q.options());
+  const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
+  const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
+  const float* qp = q.data_ptr<float>();
+  const float* kp = keys.data_ptr<float>();
+  const float* vp = values.data_ptr<float>();
+  float* sp = scores.data_ptr<float>();
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t i = 0; i < Sq; ++i) {
+        float* row = sp + ((b * H + h) * Sq + i) * Sk;
+        const int64_t seen = causal ? std::min(Sk, Sk - Sq + i + 1) : Sk;  // the positions query i may see
+        headScores(qp + b * q.stride(0) + h * q.stride(1) + i * q.stride(2), kp + b * keys.stride(0) + h * keys.stride(1),
+                   keys.stride(2), seen, dk, real ? real + b * Sk : nullptr, scale, row);
+        for (int64_t j = std::max<int64_t>(seen, 0); j < Sk; ++j) row[j] = minusInfinity;
+      }
+  auto weights = softmaxOf(scores, B * H * Sq, Sk, softmax);
+  auto context = at::empty({B, Sq, H * dk}, q.options());
+  const float* wp = weights.data_ptr<float>();
+  float* cp = context.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t i = 0; i < Sq; ++i)
+        headContext(wp + ((b * H + h) * Sq + i) * Sk, vp + b * values.stride(0) + h * values.stride(1),
+                    values.stride(2), Sk, dk, cp + (b * Sq + i) * H * dk + h * dk);
+  return {context, weights};
+}
+}  // namespace nmt
