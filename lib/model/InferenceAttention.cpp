@@ -176,40 +176,4 @@ OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, co
   return {context, weights};
 }
 
-bool canAttendQueries(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values) {
-  return canAttendOneQuery(q.narrow(2, 0, std::min<int64_t>(q.size(2), 1)), keys, values) && q.size(0) == keys.size(0);
-}
-
-QueriesAttention attendQueries(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
-                               const at::Tensor& keyMask, bool causal, AttentionSoftmax softmax) {
-  const int64_t B = q.size(0), H = keys.size(1), Sq = q.size(2), Sk = keys.size(2), dk = keys.size(3);
-  const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));
-  auto scores = at::empty({B, H, Sq, Sk}, q.options());
-  const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
-  const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
-  const float* qp = q.data_ptr<float>();
-  const float* kp = keys.data_ptr<float>();
-  const float* vp = values.data_ptr<float>();
-  float* sp = scores.data_ptr<float>();
-  const float minusInfinity = -std::numeric_limits<float>::infinity();
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t i = 0; i < Sq; ++i) {
-        float* row = sp + ((b * H + h) * Sq + i) * Sk;
-        const int64_t seen = causal ? std::min(Sk, Sk - Sq + i + 1) : Sk;  // the positions query i may see
-        headScores(qp + b * q.stride(0) + h * q.stride(1) + i * q.stride(2), kp + b * keys.stride(0) + h * keys.stride(1),
-                   keys.stride(2), seen, dk, real ? real + b * Sk : nullptr, scale, row);
-        for (int64_t j = std::max<int64_t>(seen, 0); j < Sk; ++j) row[j] = minusInfinity;
-      }
-  auto weights = softmaxOf(scores, B * H * Sq, Sk, softmax);
-  auto context = at::empty({B, Sq, H * dk}, q.options());
-  const float* wp = weights.data_ptr<float>();
-  float* cp = context.data_ptr<float>();
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t h = 0; h < H; ++h)
-      for (int64_t i = 0; i < Sq; ++i)
-        headContext(wp + ((b * H + h) * Sq + i) * Sk, vp + b * values.stride(0) + h * values.stride(1),
-                    values.stride(2), Sk, dk, cp + (b * Sq + i) * H * dk + h * dk);
-  return {context, weights};
-}
 }  // namespace nmt

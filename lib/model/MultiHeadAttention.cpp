@@ -45,11 +45,6 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
     auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows, softmax);
     return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
   }
-  // every query at once with int8 weights (bmm's per-head products would give float32 its numbers)
-  if (int8Query_ && !is_training() && !keyRows.defined() && canAttendQueries(q, sharedKeys, sharedValues)) {
-    auto attended = attendQueries(q, sharedKeys, sharedValues, sharedKeyMask, causal, softmax);
-    return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
-  }
   // otherwise each query row gets its own copy of the rows it reads
   const auto rows = keyRows.defined() ? keyRows.to(sharedKeys.device()) : torch::Tensor();
   auto own = [&](const torch::Tensor& t) { return rows.defined() && t.defined() ? t.index_select(0, rows) : t; };
