@@ -185,6 +185,22 @@ Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
                     bias_.defined() ? bias_.index_select(0, ids) : at::Tensor(), reduceRange_, oneDnn_);
 }
 
+Int8Linear Int8Linear::stacked(const std::vector<const Int8Linear*>& parts) {
+  TORCH_CHECK(!parts.empty(), "Int8Linear::stacked: no layers");
+  std::vector<at::Tensor> values, scales, biases;
+  bool biased = parts.front()->bias_.defined();
+  for (const auto* part : parts) {
+    TORCH_CHECK(part->values_.size(1) == parts.front()->values_.size(1) && part->reduceRange_ == parts.front()->reduceRange_ &&
+                    part->oneDnn_ == parts.front()->oneDnn_ && part->bias_.defined() == biased,
+                "Int8Linear::stacked: layers of other inputs, activations, products or biases");
+    values.push_back(part->values_);
+    scales.push_back(part->scales_);
+    if (biased) biases.push_back(part->bias_);
+  }
+  return Int8Linear(Quantized{}, at::cat(values), at::cat(scales), biased ? at::cat(biases) : at::Tensor(),
+                    parts.front()->reduceRange_, parts.front()->oneDnn_);
+}
+
 at::Tensor Int8Linear::operator()(const at::Tensor& x) const { return product(x, /*relu=*/false); }
 
 at::Tensor Int8Linear::relu(const at::Tensor& x) const { return product(x, /*relu=*/true); }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace nmt {
 
@@ -47,6 +48,9 @@ class Int8Linear {
   // The same product over some of its rows (ids: int64 on the CPU), from the int8 weights as they
   // are: a shortlist's slice needs no new quantization, only its own packing.
   Int8Linear rows(const at::Tensor& ids) const;
+  // One layer whose rows are those of each part in turn (their outputs side by side): the products of
+  // several layers that read the same x in one, each output exactly what its own layer gives.
+  static Int8Linear stacked(const std::vector<const Int8Linear*>& parts);
 
  private:
   struct Quantized {};

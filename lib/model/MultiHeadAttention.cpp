@@ -29,13 +29,31 @@ std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValue
           splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
 }
 
+MultiHeadAttentionImpl::Projected MultiHeadAttentionImpl::projectSelf(const torch::Tensor& x) {
+  if (!int8QueryKeyValue_) {
+    auto [keys, values] = projectKeysValues(x, x);
+    return {splitHeads(inferenceLinear(queryProjection, int8Query_, x)), keys, values};
+  }
+  const auto all = (*int8QueryKeyValue_)(x);  // [B, S, 3d]: W_Q x, W_K x, W_V x side by side
+  return {splitHeads(all.narrow(-1, 0, dim_)), splitHeads(all.narrow(-1, dim_, dim_)),
+          splitHeads(all.narrow(-1, 2 * dim_, dim_))};
+}
+
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,
                                                                         const torch::Tensor& sharedKeys,
                                                                         const torch::Tensor& sharedValues,
                                                                         const torch::Tensor& sharedKeyMask, bool causal,
                                                                         const torch::Tensor& keyRows) {
-  const int64_t B = query.size(0), Sq = query.size(1), Sk = sharedKeys.size(2);
-  const auto q = splitHeads(inferenceLinear(queryProjection, int8Query_, query));  // [B, H, Sq, dk]
+  return attendProjected(splitHeads(inferenceLinear(queryProjection, int8Query_, query)), sharedKeys, sharedValues,
+                         sharedKeyMask, causal, keyRows);
+}
+
+std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected(const torch::Tensor& q,
+                                                                                 const torch::Tensor& sharedKeys,
+                                                                                 const torch::Tensor& sharedValues,
+                                                                                 const torch::Tensor& sharedKeyMask,
+                                                                                 bool causal, const torch::Tensor& keyRows) {
+  const int64_t B = q.size(0), Sq = q.size(2), Sk = sharedKeys.size(2);
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
@@ -69,6 +87,7 @@ void MultiHeadAttentionImpl::quantize() {
   int8Key_ = quantizeLayer(keyProjection);
   int8Value_ = quantizeLayer(valueProjection);
   int8Output_ = quantizeLayer(outputProjection);
+  int8QueryKeyValue_ = std::make_shared<const Int8Linear>(Int8Linear::stacked({int8Query_.get(), int8Key_.get(), int8Value_.get()}));
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::forward(const torch::Tensor& query,

@@ -27,12 +27,22 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
   // key/value [B, Sk, d] -> W_K key, W_V value split into heads: [B, H, Sk, dk] each.
   std::pair<torch::Tensor, torch::Tensor> projectKeysValues(const torch::Tensor& key, const torch::Tensor& value);
+  // Self-attention's three projections of x [B, S, d]: W_Q x, W_K x, W_V x split into heads, [B, H, S, dk]
+  // each; with int8 weights in one product (one quantization of x, one product three times as wide).
+  struct Projected {
+    torch::Tensor queries, keys, values;
+  };
+  Projected projectSelf(const torch::Tensor& x);
   // forward() over keys and values that projectKeysValues made. keyRows [B] int64: the row of
   // keys/values/keyMask each query row reads (several queries share one: a beam search's beams);
   // undefined: its own.
   std::tuple<torch::Tensor, torch::Tensor> attend(const torch::Tensor& query, const torch::Tensor& keys,
                                                   const torch::Tensor& values, const torch::Tensor& keyMask,
                                                   bool causal = false, const torch::Tensor& keyRows = {});
+  // attend() for queries already projected and split into heads ([B, H, Sq, dk]: projectSelf's).
+  std::tuple<torch::Tensor, torch::Tensor> attendProjected(const torch::Tensor& q, const torch::Tensor& keys,
+                                                           const torch::Tensor& values, const torch::Tensor& keyMask,
+                                                           bool causal = false, const torch::Tensor& keyRows = {});
 
   // From now on the four projections run in int8, their fp32 weights released (--int8: translation only).
   void quantize();
@@ -44,6 +54,7 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
   int64_t dim_, heads_, headDim_;
   std::shared_ptr<const Int8Linear> int8Query_, int8Key_, int8Value_, int8Output_;  // when quantized
+  std::shared_ptr<const Int8Linear> int8QueryKeyValue_;  // the first three stacked (projectSelf)
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(MultiHeadAttention);

@@ -76,7 +76,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
                                                                    const torch::Tensor& selfMask) {
   TransformerDecoderLayerOutput out;
   const auto normed = selfAttentionNorm_(x);
-  auto [keys, values] = selfAttention_->projectKeysValues(normed, normed);
+  auto [queries, keys, values] = selfAttention_->projectSelf(normed);
   if (!is_training() && !keys.requires_grad()) {  // decoding: the caches grow in place (Decoder::step)
     keys = appended(pastKeys, keys);
     values = appended(pastValues, values);
@@ -86,7 +86,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   }
   // a target's padding needs no mask (padded positions come after every real one); the padding of rows
   // that joined a running batch later does (selfMask)
-  auto [attended, selfWeights] = selfAttention_->attend(normed, keys, values, selfMask, /*causal=*/true);
+  auto [attended, selfWeights] = selfAttention_->attendProjected(queries, keys, values, selfMask, /*causal=*/true);
   auto y = x + drop(dropout_, attended);
   auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask,
                                                              /*causal=*/false, crossRows);

@@ -424,7 +424,7 @@ TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bit
   CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
 }
 
-TEST_CASE("an int8 product stays within 1% of fp32's range, a slice of its rows gives exactly those columns, its relu exactly relu") {
+TEST_CASE("an int8 product stays within 1% of fp32's range; its rows' slice, its relu and layers stacked with it give exact results") {
   try {
     useInt8Engine();
   } catch (const InputError& e) {
@@ -471,6 +471,12 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, a slice of its rows 
       const auto relu = int8.relu(x);
       CHECK(torch::equal(relu, torch::relu(got)));  // exactly, whichever way the relu is taken
       CHECK((got < 0).any().item<bool>());
+      const Int8Linear other(torch::randn({9, 70}), torch::randn({9}));
+      const auto both = Int8Linear::stacked({&int8, &other, &int8})(x);
+      CHECK(torch::equal(both, torch::cat({got, other(x), got}, -1)));  // each part exactly its own product
+      const Int8Linear narrower(torch::randn({9, 60}), torch::randn({9}));
+      CHECK(nmt::test::errorOf([&] { Int8Linear::stacked({&int8, &narrower}); })
+                .rfind("Int8Linear::stacked: layers of other inputs, activations, products or biases", 0) == 0);
     }
   }
 }
