@@ -14,14 +14,6 @@
 namespace nmt {
 namespace {
 
-// Eight floats, which each clone keeps in its own registers (two SSE registers on the baseline).
-typedef float Floats8 __attribute__((vector_size(32)));
-
-// Eight floats at p, which need not be aligned. (Through a reference, not returned: a 32-byte vector
-// returned by a baseline function changes the ABI.)
-inline void load8(Floats8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
-inline void store8(float* p, const Floats8& v) { std::memcpy(p, &v, sizeof v); }
-
 // One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out.
 NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
                                   const bool* real, float scale, float* scores) {
@@ -40,7 +32,7 @@ NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t key
       load8(b, key + d);
       lanes += a * b;
     }
-    float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+    float sum = laneSum(lanes);
     for (; d < dk; ++d) sum += q[d] * key[d];
     scores[j] = sum / scale;
   }
@@ -64,8 +56,6 @@ NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, in
     for (; d < dk; ++d) context[d] += value[d] * w;
   }
 }
-
-typedef int32_t Ints8 __attribute__((vector_size(32)));
 
 // e^x for x <= 0 (x - the row's largest score), 0 below -87 (-inf too: masked positions weigh exactly
 // nothing): e^x = 2^n e^r, n = x / ln 2 rounded, r = x - n ln 2 (ln 2 in two parts) in [-ln 2 / 2,
@@ -109,7 +99,7 @@ NMT_VECTOR_CLONES void softmaxInPlace(float* row, int64_t n) {
     store8(row + j, v);
     lanes += v;
   }
-  float sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) + ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+  float sum = laneSum(lanes);
   if (j < n) {  // the tail through one padded vector
     Floats8 v = Floats8{} - std::numeric_limits<float>::infinity();
     std::memcpy(&v, row + j, static_cast<std::size_t>(n - j) * sizeof(float));

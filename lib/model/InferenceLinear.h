@@ -44,6 +44,12 @@ at::Tensor inferenceLinear(const LinearLayer& layer, const std::shared_ptr<const
   return int8 ? (*int8)(x) : inferenceLinear(x, layer->weight, layer->bias);
 }
 
+// A torch::nn::LayerNorm as what an Int8Linear may normalize its input with.
+template <class LayerNorm>
+Int8Linear::InputNorm inputNorm(const LayerNorm& norm) {
+  return {norm->weight, norm->bias, norm->options.eps()};
+}
+
 // Replaces the layer's fp32 weight by its int8 copy (replaceWithInt8), for the overload above.
 template <class LinearLayer>
 std::shared_ptr<const Int8Linear> quantizeLayer(LinearLayer& layer) {

@@ -63,6 +63,53 @@ NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float 
   }
 }
 
+// Each row of x [M, K] layer-normalized (mean 0, variance 1, times gamma plus beta) into `normalized`
+// [K] (one row at a time: it stays in the cache), then quantized as quantizeRows does.
+NMT_VECTOR_CLONES void normalizeAndQuantizeRows(const float* x, int64_t M, int64_t K, const float* gamma,
+                                                const float* beta, float eps, float qmax, int shift, float* normalized,
+                                                uint8_t* out, float* scales) {
+  const int64_t whole = K - K % 8;
+  for (int64_t m = 0; m < M; ++m) {
+    const float* row = x + m * K;
+    Floats8 lanes = {};
+    for (int64_t k = 0; k < whole; k += 8) {
+      Floats8 v;
+      load8(v, row + k);
+      lanes += v;
+    }
+    float sum = laneSum(lanes);
+    for (int64_t k = whole; k < K; ++k) sum += row[k];
+    const float mean = sum / static_cast<float>(K);
+    lanes = Floats8{};
+    for (int64_t k = 0; k < whole; k += 8) {
+      Floats8 v;
+      load8(v, row + k);
+      v -= mean;
+      lanes += v * v;
+    }
+    float squares = laneSum(lanes);
+    for (int64_t k = whole; k < K; ++k) squares += (row[k] - mean) * (row[k] - mean);
+    const float inverseDeviation = 1.0f / std::sqrt(squares / static_cast<float>(K) + eps);
+    uint32_t largestBits = 0;  // |n| compares as its bits do (sign cleared)
+    for (int64_t k = 0; k < K; ++k) {
+      const float n = (row[k] - mean) * inverseDeviation * gamma[k] + beta[k];
+      normalized[k] = n;
+      uint32_t bits;
+      std::memcpy(&bits, &n, sizeof bits);
+      largestBits = std::max(largestBits, bits & 0x7fffffffu);
+    }
+    float largest;
+    std::memcpy(&largest, &largestBits, sizeof largest);
+    const float scale = largest > 0.0f ? largest / qmax : 1.0f, inverse = 1.0f / scale;
+    scales[m] = scale;
+    uint8_t* q = out + m * K;
+    for (int64_t k = 0; k < K; ++k) {
+      const float v = std::min(qmax, std::max(-qmax, normalized[k] * inverse));
+      q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
+    }
+  }
+}
+
 // y [M, N] = sums x rowScale x columnScale (+ bias), then max(y, 0) if relu
 NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, const float* rowScales,
                                  const float* columnScales, const float* bias, bool relu, float* y) {
@@ -201,16 +248,26 @@ Int8Linear Int8Linear::stacked(const std::vector<const Int8Linear*>& parts) {
                     parts.front()->reduceRange_, parts.front()->oneDnn_);
 }
 
-at::Tensor Int8Linear::operator()(const at::Tensor& x) const { return product(x, /*relu=*/false); }
+at::Tensor Int8Linear::operator()(const at::Tensor& x) const { return product(x, /*relu=*/false, nullptr); }
 
-at::Tensor Int8Linear::relu(const at::Tensor& x) const { return product(x, /*relu=*/true); }
+at::Tensor Int8Linear::relu(const at::Tensor& x) const { return product(x, /*relu=*/true, nullptr); }
 
-at::Tensor Int8Linear::product(const at::Tensor& x, bool relu) const {
+at::Tensor Int8Linear::operator()(const at::Tensor& x, const InputNorm& norm) const {
+  return product(x, /*relu=*/false, &norm);
+}
+
+at::Tensor Int8Linear::relu(const at::Tensor& x, const InputNorm& norm) const { return product(x, /*relu=*/true, &norm); }
+
+at::Tensor Int8Linear::product(const at::Tensor& x, bool relu, const InputNorm* norm) const {
   auto shape = x.sizes().vec();
-  const auto rows = x.reshape({-1, shape.back()}).to(at::kFloat).contiguous();
+  auto rows = x.reshape({-1, shape.back()}).to(at::kFloat).contiguous();
+  if (norm && (!oneDnn_ || !norm->weight.defined() || !norm->bias.defined())) {  // LibTorch's layer norm first
+    rows = at::layer_norm(rows, {rows.size(1)}, norm->weight, norm->bias, norm->eps);
+    norm = nullptr;
+  }
   at::Tensor y;
   if (oneDnn_) {
-    y = productThroughOneDnn(rows, relu);
+    y = productThroughOneDnn(rows, relu, norm);
   } else {
     torch::jit::Stack stack{rows, packed_, reduceRange_};
     dynamicOp().callBoxed(&stack);
@@ -222,12 +279,22 @@ at::Tensor Int8Linear::product(const at::Tensor& x, bool relu) const {
   return y.view(shape);
 }
 
-at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu) const {
+at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu, const InputNorm* norm) const {
   const int64_t M = x.size(0), K = x.size(1), N = values_.size(0);
   auto quantized = at::empty({M, K}, x.options().dtype(at::kByte));
   std::vector<float> rowScales(static_cast<std::size_t>(M));
-  quantizeRows(x.data_ptr<float>(), M, K, reduceRange_ ? 63.0f : 127.0f, activationShift(reduceRange_),
-               quantized.data_ptr<uint8_t>(), rowScales.data());
+  const float qmax = reduceRange_ ? 63.0f : 127.0f;
+  if (norm) {
+    const auto gamma = norm->weight.to(at::kFloat).contiguous(), beta = norm->bias.to(at::kFloat).contiguous();
+    TORCH_CHECK(gamma.numel() == K && beta.numel() == K, "Int8Linear: a layer norm of ", gamma.numel(), " for ", K, " inputs");
+    std::vector<float> normalized(static_cast<std::size_t>(K));
+    normalizeAndQuantizeRows(x.data_ptr<float>(), M, K, gamma.data_ptr<float>(), beta.data_ptr<float>(),
+                             static_cast<float>(norm->eps), qmax, activationShift(reduceRange_), normalized.data(),
+                             quantized.data_ptr<uint8_t>(), rowScales.data());
+  } else {
+    quantizeRows(x.data_ptr<float>(), M, K, qmax, activationShift(reduceRange_), quantized.data_ptr<uint8_t>(),
+                 rowScales.data());
+  }
   auto sums = at::empty({M, N}, x.options().dtype(at::kInt));
   if (M > 0 && N > 0)
     onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),

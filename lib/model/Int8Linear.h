@@ -45,6 +45,16 @@ class Int8Linear {
   at::Tensor operator()(const at::Tensor& x) const;
   // relu(this(x)), exactly: oneDNN's way takes it as the sums are scaled (no pass of its own).
   at::Tensor relu(const at::Tensor& x) const;
+
+  // The layer norm x goes through before the product: weight and bias [in], eps.
+  struct InputNorm {
+    at::Tensor weight, bias;
+    double eps;
+  };
+  // this(layer_norm(x)) and its relu: oneDNN's way normalizes each row as it quantizes it (no
+  // LibTorch layer_norm, no normalized copy of x; its float sums are this file's, not LibTorch's).
+  at::Tensor operator()(const at::Tensor& x, const InputNorm& norm) const;
+  at::Tensor relu(const at::Tensor& x, const InputNorm& norm) const;
   // The same product over some of its rows (ids: int64 on the CPU), from the int8 weights as they
   // are: a shortlist's slice needs no new quantization, only its own packing.
   Int8Linear rows(const at::Tensor& ids) const;
@@ -56,8 +66,9 @@ class Int8Linear {
   struct Quantized {};
   Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange, bool oneDnn);
   void prepare();  // what products need besides the int8 rows: oneDNN's column offsets, or LibTorch's packing
-  at::Tensor product(const at::Tensor& x, bool relu) const;
-  at::Tensor productThroughOneDnn(const at::Tensor& x, bool relu) const;  // x [M, in] contiguous fp32
+  at::Tensor product(const at::Tensor& x, bool relu, const InputNorm* norm) const;
+  // x [M, in] contiguous fp32
+  at::Tensor productThroughOneDnn(const at::Tensor& x, bool relu, const InputNorm* norm) const;
 
   at::Tensor values_;  // [out, in] int8
   at::Tensor scales_;  // [out] fp32: row r of W is scales_[r] * values_[r]

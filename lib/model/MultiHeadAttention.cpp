@@ -29,14 +29,19 @@ std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValue
           splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
 }
 
-MultiHeadAttentionImpl::Projected MultiHeadAttentionImpl::projectSelf(const torch::Tensor& x) {
+MultiHeadAttentionImpl::Projected MultiHeadAttentionImpl::projectSelf(const torch::Tensor& x, torch::nn::LayerNorm& norm) {
   if (!int8QueryKeyValue_) {
-    auto [keys, values] = projectKeysValues(x, x);
-    return {splitHeads(inferenceLinear(queryProjection, int8Query_, x)), keys, values};
+    const auto normed = norm(x);
+    auto [keys, values] = projectKeysValues(normed, normed);
+    return {splitHeads(inferenceLinear(queryProjection, int8Query_, normed)), keys, values};
   }
-  const auto all = (*int8QueryKeyValue_)(x);  // [B, S, 3d]: W_Q x, W_K x, W_V x side by side
+  const auto all = (*int8QueryKeyValue_)(x, inputNorm(norm));  // [B, S, 3d]: W_Q, W_K, W_V side by side
   return {splitHeads(all.narrow(-1, 0, dim_)), splitHeads(all.narrow(-1, dim_, dim_)),
           splitHeads(all.narrow(-1, 2 * dim_, dim_))};
+}
+
+torch::Tensor MultiHeadAttentionImpl::projectQuery(const torch::Tensor& x, torch::nn::LayerNorm& norm) {
+  return splitHeads(int8Query_ ? (*int8Query_)(x, inputNorm(norm)) : inferenceLinear(queryProjection, norm(x)));
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,

@@ -27,12 +27,15 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
   // key/value [B, Sk, d] -> W_K key, W_V value split into heads: [B, H, Sk, dk] each.
   std::pair<torch::Tensor, torch::Tensor> projectKeysValues(const torch::Tensor& key, const torch::Tensor& value);
-  // Self-attention's three projections of x [B, S, d]: W_Q x, W_K x, W_V x split into heads, [B, H, S, dk]
-  // each; with int8 weights in one product (one quantization of x, one product three times as wide).
+  // Self-attention's three projections of norm(x) for x [B, S, d]: W_Q, W_K and W_V of it split into heads,
+  // [B, H, S, dk] each; with int8 weights in one product (one quantization of the rows, normalized as
+  // they are quantized; one product three times as wide).
   struct Projected {
     torch::Tensor queries, keys, values;
   };
-  Projected projectSelf(const torch::Tensor& x);
+  Projected projectSelf(const torch::Tensor& x, torch::nn::LayerNorm& norm);
+  // W_Q norm(x) split into heads, [B, H, S, dk] (with int8 weights normalized as quantized), for attendProjected.
+  torch::Tensor projectQuery(const torch::Tensor& x, torch::nn::LayerNorm& norm);
   // forward() over keys and values that projectKeysValues made. keyRows [B] int64: the row of
   // keys/values/keyMask each query row reads (several queries share one: a beam search's beams);
   // undefined: its own.

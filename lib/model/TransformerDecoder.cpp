@@ -75,8 +75,7 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
                                                                    const torch::Tensor& crossRows,
                                                                    const torch::Tensor& selfMask) {
   TransformerDecoderLayerOutput out;
-  const auto normed = selfAttentionNorm_(x);
-  auto [queries, keys, values] = selfAttention_->projectSelf(normed);
+  auto [queries, keys, values] = selfAttention_->projectSelf(x, selfAttentionNorm_);
   if (!is_training() && !keys.requires_grad()) {  // decoding: the caches grow in place (Decoder::step)
     keys = appended(pastKeys, keys);
     values = appended(pastValues, values);
@@ -88,8 +87,9 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
   // that joined a running batch later does (selfMask)
   auto [attended, selfWeights] = selfAttention_->attendProjected(queries, keys, values, selfMask, /*causal=*/true);
   auto y = x + drop(dropout_, attended);
-  auto [context, crossWeights] = crossAttention_->attend(crossAttentionNorm_(y), crossKeys, crossValues, sourceMask,
-                                                             /*causal=*/false, crossRows);
+  auto [context, crossWeights] = crossAttention_->attendProjected(crossAttention_->projectQuery(y, crossAttentionNorm_),
+                                                                      crossKeys, crossValues, sourceMask,
+                                                                      /*causal=*/false, crossRows);
   out.x = feedForward_(y + drop(dropout_, context), dropout_);
   out.keys = keys;
   out.values = values;
@@ -179,11 +179,15 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
       crossAttention_.push_back(out.crossWeights.detach());
     }
   }
-  const auto hidden = drop(dropout_, finalNorm_(x));
-  const auto logits = int8      ? (*int8)(hidden)
-                      : slice   ? inferenceLinear(hidden, slice->weight, slice->bias)
-                      : output_ ? inferenceLinear(output_, hidden)
-                                : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
+  torch::Tensor logits;
+  if (int8) {
+    logits = (*int8)(x, inputNorm(finalNorm_));  // the rows normalized as they are quantized
+  } else {
+    const auto hidden = drop(dropout_, finalNorm_(x));
+    logits = slice     ? inferenceLinear(hidden, slice->weight, slice->bias)
+             : output_ ? inferenceLinear(output_, hidden)
+                       : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
+  }
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
   if (step) forgetUnusedPositions(next);

@@ -424,7 +424,7 @@ TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bit
   CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
 }
 
-TEST_CASE("an int8 product stays within 1% of fp32's range; its rows' slice, its relu and layers stacked with it give exact results") {
+TEST_CASE("an int8 product stays within 1% of fp32's range, with its input's layer norm too; its rows' slice, its relu and layers stacked with it give exact results") {
   try {
     useInt8Engine();
   } catch (const InputError& e) {
@@ -474,6 +474,15 @@ TEST_CASE("an int8 product stays within 1% of fp32's range; its rows' slice, its
       const Int8Linear other(torch::randn({9, 70}), torch::randn({9}));
       const auto both = Int8Linear::stacked({&int8, &other, &int8})(x);
       CHECK(torch::equal(both, torch::cat({got, other(x), got}, -1)));  // each part exactly its own product
+      // with the layer norm its input goes through: as int8(layer_norm(x)) to int8 rounding, either way
+      const Int8Linear::InputNorm norm{torch::rand({70}) + 0.5, torch::randn({70}), 1e-5};
+      const auto normalized = torch::layer_norm(x * 3 + 1, {70}, norm.weight, norm.bias, norm.eps);
+      const auto viaNorm = int8(x * 3 + 1, norm), viaTorch = int8(normalized);
+      const auto normError = (viaNorm - viaTorch).abs().amax() / (normalized.abs().sum(-1).max() * weight.abs().amax());
+      CHECK(normError.item<float>() < 0.01f);
+      CHECK(torch::equal(int8.relu(x * 3 + 1, norm), torch::relu(viaNorm)));
+      CHECK(torch::equal(int8(x, Int8Linear::InputNorm{torch::Tensor(), torch::Tensor(), 1e-5}),
+                         int8(torch::layer_norm(x, {70}))));  // no affine part: LibTorch's layer norm first
       const Int8Linear narrower(torch::randn({9, 60}), torch::randn({9}));
       CHECK(nmt::test::errorOf([&] { Int8Linear::stacked({&int8, &narrower}); })
                 .rfind("Int8Linear::stacked: layers of other inputs, activations, products or biases", 0) == 0);
