@@ -38,33 +38,34 @@ bool startsWith(const std::string& text, const char* prefix) { return text.rfind
 // What q in [-qmax, qmax] is shifted by to lie in u8: 128 (0..255), or 64 for 7 bits (1..127).
 int activationShift(bool reduceRange) { return reduceRange ? 64 : 128; }
 
-// Each row of x [M, K] on its own symmetric scale (largest |x| / qmax), q = round(x / scale) in
-// [-qmax, qmax], stored as q + shift.
-NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float qmax, int shift, uint8_t* out,
-                                    float* scales) {
-  for (int64_t m = 0; m < M; ++m) {
-    const float* row = x + m * K;
-    // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
-    uint32_t largestBits = 0;
-    for (int64_t k = 0; k < K; ++k) {
-      uint32_t bits;
-      std::memcpy(&bits, row + k, sizeof bits);
-      largestBits = std::max(largestBits, bits & 0x7fffffffu);
-    }
-    float largest;
-    std::memcpy(&largest, &largestBits, sizeof largest);
-    const float scale = largest > 0.0f ? largest / qmax : 1.0f, inverse = 1.0f / scale;
-    scales[m] = scale;
-    uint8_t* q = out + m * K;
-    for (int64_t k = 0; k < K; ++k) {
-      const float v = std::min(qmax, std::max(-qmax, row[k] * inverse));
-      q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
-    }
+// One row of K on its own symmetric scale (largest |x| / qmax, into *scale), q = round(x / scale) in
+// [-qmax, qmax], stored as q + shift. Inlined into each clone below.
+inline void quantizeRow(const float* row, int64_t K, float qmax, int shift, uint8_t* q, float* scale) {
+  // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
+  uint32_t largestBits = 0;
+  for (int64_t k = 0; k < K; ++k) {
+    uint32_t bits;
+    std::memcpy(&bits, row + k, sizeof bits);
+    largestBits = std::max(largestBits, bits & 0x7fffffffu);
+  }
+  float largest;
+  std::memcpy(&largest, &largestBits, sizeof largest);
+  *scale = largest > 0.0f ? largest / qmax : 1.0f;
+  const float inverse = 1.0f / *scale;
+  for (int64_t k = 0; k < K; ++k) {
+    const float v = std::min(qmax, std::max(-qmax, row[k] * inverse));
+    q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
   }
 }
 
+// Each row of x [M, K] quantized on its own scale (quantizeRow).
+NMT_VECTOR_CLONES void quantizeRows(const float* x, int64_t M, int64_t K, float qmax, int shift, uint8_t* out,
+                                    float* scales) {
+  for (int64_t m = 0; m < M; ++m) quantizeRow(x + m * K, K, qmax, shift, out + m * K, scales + m);
+}
+
 // Each row of x [M, K] layer-normalized (mean 0, variance 1, times gamma plus beta) into `normalized`
-// [K] (one row at a time: it stays in the cache), then quantized as quantizeRows does.
+// [K] (one row at a time: it stays in the cache), then quantized (quantizeRow).
 NMT_VECTOR_CLONES void normalizeAndQuantizeRows(const float* x, int64_t M, int64_t K, const float* gamma,
                                                 const float* beta, float eps, float qmax, int shift, float* normalized,
                                                 uint8_t* out, float* scales) {
@@ -90,23 +91,8 @@ NMT_VECTOR_CLONES void normalizeAndQuantizeRows(const float* x, int64_t M, int64
     float squares = laneSum(lanes);
     for (int64_t k = whole; k < K; ++k) squares += (row[k] - mean) * (row[k] - mean);
     const float inverseDeviation = 1.0f / std::sqrt(squares / static_cast<float>(K) + eps);
-    uint32_t largestBits = 0;  // |n| compares as its bits do (sign cleared)
-    for (int64_t k = 0; k < K; ++k) {
-      const float n = (row[k] - mean) * inverseDeviation * gamma[k] + beta[k];
-      normalized[k] = n;
-      uint32_t bits;
-      std::memcpy(&bits, &n, sizeof bits);
-      largestBits = std::max(largestBits, bits & 0x7fffffffu);
-    }
-    float largest;
-    std::memcpy(&largest, &largestBits, sizeof largest);
-    const float scale = largest > 0.0f ? largest / qmax : 1.0f, inverse = 1.0f / scale;
-    scales[m] = scale;
-    uint8_t* q = out + m * K;
-    for (int64_t k = 0; k < K; ++k) {
-      const float v = std::min(qmax, std::max(-qmax, normalized[k] * inverse));
-      q[k] = static_cast<uint8_t>(static_cast<int>(v + (v >= 0.0f ? 0.5f : -0.5f)) + shift);
-    }
+    for (int64_t k = 0; k < K; ++k) normalized[k] = (row[k] - mean) * inverseDeviation * gamma[k] + beta[k];
+    quantizeRow(normalized, K, qmax, shift, out + m * K, scales + m);
   }
 }
 
