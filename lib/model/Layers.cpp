@@ -1,7 +1,5 @@
 #include "model/Layers.h"
 
-#include <torch/nn/init.h>
-
 namespace nmt {
 namespace {
 

@@ -1,8 +1,8 @@
 #include "model/MultiHeadAttention.h"
 
+#include "model/InferenceAttention.h"
 #include "model/InferenceLinear.h"
 #include "model/Layers.h"
-#include "model/InferenceAttention.h"
 
 #include <cmath>
 #include <limits>
@@ -87,12 +87,14 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   return {inferenceLinear(outputProjection, int8Output_, joined), weights};
 }
 
-void MultiHeadAttentionImpl::quantize() {
+void MultiHeadAttentionImpl::quantize(bool selfAttention) {
   int8Query_ = quantizeLayer(queryProjection);
   int8Key_ = quantizeLayer(keyProjection);
   int8Value_ = quantizeLayer(valueProjection);
   int8Output_ = quantizeLayer(outputProjection);
-  int8QueryKeyValue_ = std::make_shared<const Int8Linear>(Int8Linear::stacked({int8Query_.get(), int8Key_.get(), int8Value_.get()}));
+  if (selfAttention)
+    int8QueryKeyValue_ =
+        std::make_shared<const Int8Linear>(Int8Linear::stacked({int8Query_.get(), int8Key_.get(), int8Value_.get()}));
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::forward(const torch::Tensor& query,

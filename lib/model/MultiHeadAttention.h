@@ -47,8 +47,9 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
                                                            const torch::Tensor& values, const torch::Tensor& keyMask,
                                                            bool causal = false, const torch::Tensor& keyRows = {});
 
-  // From now on the four projections run in int8, their fp32 weights released (--int8: translation only).
-  void quantize();
+  // From now on the four projections run in int8, their fp32 weights released (--int8: translation only);
+  // a self-attention's Q, K and V also stacked into one product for projectSelf.
+  void quantize(bool selfAttention);
 
   torch::nn::Linear queryProjection{nullptr}, keyProjection{nullptr}, valueProjection{nullptr}, outputProjection{nullptr};
 

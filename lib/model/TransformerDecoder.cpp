@@ -99,8 +99,8 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
 }
 
 void TransformerDecoderLayerImpl::quantize() {
-  selfAttention_->quantize();
-  crossAttention_->quantize();
+  selfAttention_->quantize(/*selfAttention=*/true);
+  crossAttention_->quantize(/*selfAttention=*/false);
   feedForward_.quantize();
 }
 

@@ -18,13 +18,13 @@ TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(int64_t dim, int64_t he
 
 std::tuple<torch::Tensor, torch::Tensor> TransformerEncoderLayerImpl::forward(const torch::Tensor& x,
                                                                               const torch::Tensor& mask) {
-  const auto normed = attentionNorm_(x);
-  auto [attended, weights] = selfAttention_(normed, normed, normed, mask);
+  auto [queries, keys, values] = selfAttention_->projectSelf(x, attentionNorm_);
+  auto [attended, weights] = selfAttention_->attendProjected(queries, keys, values, mask);
   return {feedForward_(x + drop(dropout_, attended), dropout_), weights};
 }
 
 void TransformerEncoderLayerImpl::quantize() {
-  selfAttention_->quantize();
+  selfAttention_->quantize(/*selfAttention=*/true);
   feedForward_.quantize();
 }
 
