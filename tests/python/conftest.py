@@ -21,11 +21,16 @@ def bin_dir():
     return path
 
 
-def run(*args, **kwargs):
-    """A program's stdout; its failure fails the test with its stderr."""
+def run_process(*args, **kwargs):
+    """A program's finished process (stdout and stderr as text); its failure fails the test with its stderr."""
     done = subprocess.run([str(a) for a in args], capture_output=True, text=True, **kwargs)
     assert done.returncode == 0, f"{args[0]} exited {done.returncode}: {done.stderr}"
-    return done.stdout
+    return done
+
+
+def run(*args, **kwargs):
+    """A program's stdout; its failure fails the test with its stderr."""
+    return run_process(*args, **kwargs).stdout
 
 
 @pytest.fixture(scope="session")

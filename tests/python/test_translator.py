@@ -2,18 +2,19 @@
 
 import csv
 import resource
-import subprocess
 import threading
 
 import numpy
 import pytest
 
 import nmt
-from conftest import run
+from conftest import run, run_process
 
 
 def translate_program(bin_dir, model_dir, input_file, *options):
-    return run(bin_dir / "nmt-translate", "--model", model_dir, "--input", input_file, "--device", "cpu", *options)
+    """nmt-translate's finished process on the CPU (its stdout and stderr)."""
+    return run_process(bin_dir / "nmt-translate", "--model", model_dir, "--input", input_file, "--device", "cpu",
+                       *options)
 
 
 @pytest.mark.parametrize("options", [
@@ -27,9 +28,7 @@ def test_greedy_translations_are_nmt_translates(bin_dir, model_dir, corpus, sour
     flags = ["--stats"]
     for name, value in options.items():
         flags += [f"--{name}", "on" if value is True else value]
-    program = subprocess.run([str(bin_dir / "nmt-translate"), "--model", str(model_dir), "--input",
-                              str(corpus / "valid.src"), "--device", "cpu", *flags], capture_output=True, text=True)
-    assert program.returncode == 0, program.stderr
+    program = translate_program(bin_dir, model_dir, corpus / "valid.src", *flags)
     translator = nmt.Translator(str(model_dir), **options)
     assert [t.text for t in translator.translate(sources)] == program.stdout.splitlines()
     # the defaults (auto) settle as the program's do
@@ -41,7 +40,7 @@ def test_greedy_translations_are_nmt_translates(bin_dir, model_dir, corpus, sour
 
 def test_beam_and_nbest_lines_are_nmt_translates(bin_dir, model_dir, corpus, sources):
     expected = translate_program(bin_dir, model_dir, corpus / "valid.src", "--beam", "4", "--nbest", "3",
-                                 "--length-penalty", "0.6")
+                                 "--length-penalty", "0.6").stdout
     translations = nmt.Translator(str(model_dir)).translate(sources, beam=4, nbest=3, length_penalty=0.6)
     lines = "".join(f"{i} ||| {h.text} ||| {h.score:.4f}\n"
                     for i, t in enumerate(translations, 1) for h in t.nbest)
