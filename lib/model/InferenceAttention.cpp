@@ -14,46 +14,98 @@
 namespace nmt {
 namespace {
 
-// One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out.
-NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
-                                  const bool* real, float scale, float* scores) {
-  const float minusInfinity = -std::numeric_limits<float>::infinity();
-  for (int64_t j = 0; j < Sk; ++j) {
-    if (real && !real[j]) {
-      scores[j] = minusInfinity;
-      continue;
-    }
-    const float* key = keys + j * keyStride;
-    Floats8 lanes = {};
-    int64_t d = 0;
-    for (; d + 8 <= dk; d += 8) {
-      Floats8 a, b;
-      load8(a, q + d);
-      load8(b, key + d);
-      lanes += a * b;
-    }
-    float sum = laneSum(lanes);
-    for (; d < dk; ++d) sum += q[d] * key[d];
-    scores[j] = sum / scale;
+// q . key over dk floats: eight lanes, then laneSum, then the floats past the last eight.
+inline float dot(const float* q, const float* key, int64_t dk) {
+  Floats8 lanes = {};
+  int64_t d = 0;
+  for (; d + 8 <= dk; d += 8) {
+    Floats8 a, b;
+    load8(a, q + d);
+    load8(b, key + d);
+    lanes += a * b;
   }
+  float sum = laneSum(lanes);
+  for (; d < dk; ++d) sum += q[d] * key[d];
+  return sum;
 }
 
-// One head of one row: context = sum over j of weights[j] values[j], the positions in order.
-NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
-                                   int64_t dk, float* context) {
-  for (int64_t d = 0; d < dk; ++d) context[d] = 0.0f;
-  for (int64_t j = 0; j < Sk; ++j) {
-    const float w = weights[j];
-    const float* value = values + j * valueStride;
+// One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out. Four
+// keys at a time, in four sums of their own: each key's sum is dot's, operation for operation, but
+// the four do not wait on one another's additions.
+NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
+                                  const bool* real, float scale, float* scores) {
+  int64_t j = 0;
+  for (; j + 4 <= Sk; j += 4) {
+    const float* k0 = keys + j * keyStride;
+    const float *k1 = k0 + keyStride, *k2 = k1 + keyStride, *k3 = k2 + keyStride;
+    Floats8 s0 = {}, s1 = {}, s2 = {}, s3 = {};
     int64_t d = 0;
     for (; d + 8 <= dk; d += 8) {
-      Floats8 sum, v;
-      load8(sum, context + d);
-      load8(v, value + d);
-      sum += v * w;
-      store8(context + d, sum);
+      Floats8 a, b0, b1, b2, b3;
+      load8(a, q + d);
+      load8(b0, k0 + d);
+      load8(b1, k1 + d);
+      load8(b2, k2 + d);
+      load8(b3, k3 + d);
+      s0 += a * b0;
+      s1 += a * b1;
+      s2 += a * b2;
+      s3 += a * b3;
     }
-    for (; d < dk; ++d) context[d] += value[d] * w;
+    float sums[4] = {laneSum(s0), laneSum(s1), laneSum(s2), laneSum(s3)};
+    for (; d < dk; ++d) {
+      sums[0] += q[d] * k0[d];
+      sums[1] += q[d] * k1[d];
+      sums[2] += q[d] * k2[d];
+      sums[3] += q[d] * k3[d];
+    }
+    for (int k = 0; k < 4; ++k) scores[j + k] = sums[k] / scale;
+  }
+  for (; j < Sk; ++j) scores[j] = dot(q, keys + j * keyStride, dk) / scale;
+  if (real)
+    for (j = 0; j < Sk; ++j)
+      if (!real[j]) scores[j] = -std::numeric_limits<float>::infinity();
+}
+
+// One head of one row: context = sum over j of weights[j] values[j], the positions in order. Four
+// vectors of the context at a time stay in registers over all positions (each float's sum is the
+// same as one kept in memory: 0, then + values[j][d] weights[j] for j in order).
+NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
+                                   int64_t dk, float* context) {
+  int64_t d = 0;
+  for (; d + 32 <= dk; d += 32) {
+    Floats8 c0 = {}, c1 = {}, c2 = {}, c3 = {};
+    for (int64_t j = 0; j < Sk; ++j) {
+      const float w = weights[j];
+      const float* value = values + j * valueStride + d;
+      Floats8 v0, v1, v2, v3;
+      load8(v0, value);
+      load8(v1, value + 8);
+      load8(v2, value + 16);
+      load8(v3, value + 24);
+      c0 += v0 * w;
+      c1 += v1 * w;
+      c2 += v2 * w;
+      c3 += v3 * w;
+    }
+    store8(context + d, c0);
+    store8(context + d + 8, c1);
+    store8(context + d + 16, c2);
+    store8(context + d + 24, c3);
+  }
+  for (; d + 8 <= dk; d += 8) {
+    Floats8 c = {};
+    for (int64_t j = 0; j < Sk; ++j) {
+      Floats8 v;
+      load8(v, values + j * valueStride + d);
+      c += v * weights[j];
+    }
+    store8(context + d, c);
+  }
+  for (; d < dk; ++d) {
+    float c = 0.0f;
+    for (int64_t j = 0; j < Sk; ++j) c += values[j * valueStride + d] * weights[j];
+    context[d] = c;
   }
 }
 

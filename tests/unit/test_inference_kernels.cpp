@@ -74,11 +74,11 @@ TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PROD
   });
 }
 
-TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8, masks, strided keys, both softmaxes") {
+TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8 or 32, masks (whatever masked keys hold), strided keys, both softmaxes") {
   torch::manual_seed(9);
   c10::InferenceMode inference;
   for (const auto softmax : {AttentionSoftmax::Torch, AttentionSoftmax::Fused})
-  for (const int64_t dk : {4, 12, 64})
+  for (const int64_t dk : {4, 12, 40, 64})
     for (const int64_t Sk : {1, 7, 19}) {
       CAPTURE(softmax == AttentionSoftmax::Fused);
       CAPTURE(dk);
@@ -90,8 +90,9 @@ TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with an
       auto mask = torch::ones({B, Sk}, torch::kBool);
       if (Sk > 1) mask[1].narrow(0, Sk - 3, 3).fill_(false);                  // row 1's last 3 positions are padding
       REQUIRE(canAttendOneQuery(q, keys, values));
-      const auto got = attendOneQuery(q, keys, values, mask, {}, softmax);
       const auto scores = torch::matmul(q, keys.transpose(-2, -1)) / std::sqrt(static_cast<double>(dk));
+      if (Sk > 1) keys[1].narrow(1, Sk - 3, 3).fill_(NAN);                  // padding may hold anything
+      const auto got = attendOneQuery(q, keys, values, mask, {}, softmax);
       const auto expectedWeights =
           torch::softmax(scores.masked_fill(mask.logical_not().view({B, 1, 1, Sk}), -INFINITY), -1);
       const auto expected = torch::matmul(expectedWeights, values).transpose(1, 2).reshape({B, 1, H * dk});
