@@ -1,5 +1,6 @@
 #include "model/Seq2Seq.h"
 
+#include "model/ArchiveValues.h"
 #include "model/Layers.h"
 #include "model/ModelFactory.h"
 
@@ -11,6 +12,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <optional>
 
 namespace nmt {
 
@@ -111,10 +114,19 @@ void saveArchive(torch::serialize::OutputArchive& archive, const std::string& pa
   file.commit();
 }
 
-void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
+namespace {
+
+// MissingFileError or InputError naming `path` when it is not there or its records fail their CRC-32s.
+void checkArchive(const std::string& path) {
   if (!files::exists(path)) throw MissingFileError("cannot open model " + path + ": No such file or directory");
   if (const auto damage = zipArchiveDamage(path); !damage.empty())
     throw InputError("cannot load model " + path + ": " + damage);
+}
+
+}  // namespace
+
+void openArchive(torch::serialize::InputArchive& archive, const std::string& path) {
+  checkArchive(path);
   try {
     archive.load_from(path, torch::kCPU);
   } catch (const c10::Error&) {
@@ -122,13 +134,17 @@ void openArchive(torch::serialize::InputArchive& archive, const std::string& pat
   }
 }
 
-Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device) {
-  c10::IValue configValue;
-  if (!archive.try_read("config", configValue) || !configValue.isString())
-    throw InputError("cannot load model " + path + ": it holds no model config");
+namespace {
+
+// The model a config text and its weights make; `readWeight(key, tensor)` finds a saved tensor by
+// its archive key. `path` names the file in errors.
+template <class ReadWeight>
+Seq2Seq rebuildModel(const std::optional<std::string>& configText, const ReadWeight& readWeight,
+                     const std::string& path, const c10::Device& device) {
+  if (!configText) throw InputError("cannot load model " + path + ": it holds no model config");
   ModelConfig config;
   try {
-    config = ModelConfig::fromText(configValue.toStringRef());
+    config = ModelConfig::fromText(*configText);
   } catch (const InputError& e) {
     throw InputError("cannot load model " + path + ": " + e.what());
   }
@@ -140,7 +156,7 @@ Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& pa
   torch::NoGradGuard noGrad;
   for (auto& p : model->named_parameters()) {
     torch::Tensor saved;
-    if (!archive.try_read(archiveKey(p.key()), saved))
+    if (!readWeight(archiveKey(p.key()), saved))
       throw InputError("cannot load model " + path + ": weights for " + p.key() + " are missing");
     if (saved.sizes() != p.value().sizes())
       throw InputError("cannot load model " + path + ": " + p.key() + " has shape " + c10::str(saved.sizes()) +
@@ -155,10 +171,30 @@ Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& pa
   return model;
 }
 
+}  // namespace
+
+Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device) {
+  c10::IValue configValue;
+  std::optional<std::string> configText;
+  if (archive.try_read("config", configValue) && configValue.isString()) configText = configValue.toStringRef();
+  return rebuildModel(
+      configText, [&](const std::string& key, torch::Tensor& saved) { return archive.try_read(key, saved); }, path,
+      device);
+}
+
 Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
-  torch::serialize::InputArchive archive;
-  openArchive(archive, path);
-  return readModel(archive, path, device);
+  checkArchive(path);
+  std::unique_ptr<ArchiveValues> values;
+  try {
+    values = std::make_unique<ArchiveValues>(path);
+  } catch (const c10::Error&) {
+    throw InputError("cannot load model " + path + ": not a model file or corrupt");
+  }
+  std::optional<std::string> configText;
+  if (std::string text; values->tryRead("config", text)) configText = std::move(text);
+  return rebuildModel(
+      configText, [&](const std::string& key, torch::Tensor& saved) { return values->tryRead(key, saved); }, path,
+      device);
 }
 
 }  // namespace nmt

@@ -1,6 +1,7 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
+#include "model/ArchiveValues.h"
 #include "model/BahdanauAttention.h"
 #include "model/Layers.h"
 #include "model/MultiHeadAttention.h"
@@ -402,6 +403,43 @@ TEST_CASE("loading a missing, corrupt or mismatched model is a clear error") {
   CHECK(errorOf([&] { loadModel(dir.file("mismatch.pt"), kCpu); }) ==
         "cannot load model " + dir.file("mismatch.pt") +
             ": encoder.rnn.weight_ih_l0 has shape [36, 8] but the config needs [48, 8]");
+}
+
+TEST_CASE("ArchiveValues reads an archive's top-level tensors and texts as InputArchive does, nested archives beside them") {
+  test::TempDir dir;
+  torch::serialize::OutputArchive archive, nested;
+  const auto weights = torch::randn({3, 4});
+  const auto ids = torch::arange(5, torch::kInt64);
+  archive.write("config", c10::IValue(std::string("hidden-size = 4")));
+  archive.write("encoder/layer/weight", weights);
+  archive.write("ids", ids, /*is_buffer=*/true);
+  nested.write("step", torch::tensor(7));
+  archive.write("optimizer", nested);
+  archive.save_to(dir.file("a.pt"));
+
+  const ArchiveValues values(dir.file("a.pt"));
+  torch::Tensor tensor;
+  std::string text;
+  REQUIRE(values.tryRead("encoder/layer/weight", tensor));
+  CHECK(torch::equal(tensor, weights));
+  REQUIRE(values.tryRead("ids", tensor));
+  CHECK(tensor.dtype() == torch::kInt64);
+  CHECK(torch::equal(tensor, ids));
+  REQUIRE(values.tryRead("config", text));
+  CHECK(text == "hidden-size = 4");
+  CHECK_FALSE(values.tryRead("missing", tensor));
+  CHECK_FALSE(values.tryRead("config", tensor));  // a text, not a tensor
+  CHECK_FALSE(values.tryRead("ids", text));
+  CHECK_FALSE(values.tryRead("optimizer", tensor));  // a nested archive is neither
+  CHECK_FALSE(values.tryRead("step", tensor));       // nor are its values at the top
+
+  test::writeFile(dir.file("junk.pt"), "not an archive");
+  CHECK_THROWS_AS(ArchiveValues(dir.file("junk.pt")), c10::Error);
+  torch::serialize::OutputArchive noConfig;
+  noConfig.write("encoder/layer/weight", weights);
+  noConfig.save_to(dir.file("no-config.pt"));
+  CHECK(errorOf([&] { loadModel(dir.file("no-config.pt"), kCpu); }) ==
+        "cannot load model " + dir.file("no-config.pt") + ": it holds no model config");
 }
 
 TEST_CASE("model config round trip, validation and architecture differences") {
