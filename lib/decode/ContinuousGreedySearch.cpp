@@ -150,7 +150,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
   leaveOutUnproducible(step.logProbs, slice);
-  auto [best, next] = step.logProbs.max(-1);
+  auto [best, next] = bestOfEachRow(step.logProbs);
   if (slice) next = slice->deviceIds.index_select(0, next);
   // one transfer to the host: each row's log-probability and token (then attention, if kept)
   const auto host = torch::stack({best.to(torch::kFloat64), next.to(torch::kFloat64)}).cpu();

@@ -2,6 +2,7 @@
 
 #include "decode/BeamSearch.h"
 #include "decode/GreedySearch.h"
+#include "decode/RowTopK.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
@@ -14,6 +15,11 @@ void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice) {
   if (slice) return;
   for (int id = 0; id < SpecialIds::kCount; ++id)
     if (!SpecialIds::producible(id)) logProbs.select(1, id).fill_(-std::numeric_limits<float>::infinity());
+}
+
+std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
+  auto [values, places] = rowTopK(logProbs, 1);
+  return {values.squeeze(1), places.squeeze(1)};
 }
 
 void checkDecodingOptions(const DecodingOptions& options) {

@@ -5,6 +5,7 @@
 #include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
 
+#include <utility>
 #include <vector>
 
 namespace nmt {
@@ -18,6 +19,10 @@ std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, 
 // Log-probabilities [rows, vocabulary] with the ids no translation produces
 // (SpecialIds::producible) at -inf. A slice's (a shortlist's) hold none of them: left as they are.
 void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice);
+
+// Each row's largest log-probability and its place: what logProbs.max(-1) returns (the first of equal
+// entries; a NaN before any number), through rowTopK's one pass a row where it takes the matrix.
+std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs);
 
 // The rows that go on (given in row order): each keeps its place, and those after the last hole
 // move into the holes, last first, so that a search that ends moves one row's state (or one

@@ -1,4 +1,5 @@
 #include "decode/RowTopK.h"
+#include "decode/Search.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -59,4 +60,31 @@ TEST_CASE("rowTopK hands what it does not read itself to at::topk: float64, a tr
   std::tie(values, places) = rowTopK(transposed, 6);
   CHECK(torch::equal(places, std::get<1>(transposed.topk(6, 1))));
   CHECK(torch::equal(values, std::get<0>(transposed.topk(6, 1))));
+}
+
+TEST_CASE("bestOfEachRow is what max(-1) returns: ties to the first place, -inf rows, NaN first, other dtypes") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  torch::manual_seed(4);
+  auto scores = (torch::randn({6, 1000}) * 4).round();  // many equal entries, the largest among them
+  scores[1].fill_(-inf);
+  scores[2][500] = nan;
+  scores[2][700] = nan;
+  scores[3][0] = nan;
+  scores[4][999] = 100.0f;
+  scores[5][3] = -0.0f;  // equal to 0: the first of the two stays
+  scores[5].narrow(0, 4, 996).fill_(0.0f);
+  scores[5].narrow(0, 0, 3).fill_(-1.0f);
+  for (const auto& matrix : {scores, scores.to(torch::kDouble), scores.narrow(1, 0, 17)}) {
+    const auto [values, places] = nmt::bestOfEachRow(matrix);
+    const auto [expectedValues, expectedPlaces] = matrix.max(-1);
+    CHECK(torch::equal(places, expectedPlaces));
+    CHECK(torch::allclose(values, expectedValues, 0, 0, /*equal_nan=*/true));
+    CHECK(std::signbit(values[5].item<double>()) == std::signbit(expectedValues[5].item<double>()));
+  }
+  const auto [values, places] = nmt::bestOfEachRow(scores);
+  CHECK(places[2].item<int64_t>() == 500);
+  CHECK(places[3].item<int64_t>() == 0);
+  CHECK(places[4].item<int64_t>() == 999);
+  CHECK(places[5].item<int64_t>() == 3);
 }
