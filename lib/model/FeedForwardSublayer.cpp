@@ -13,7 +13,7 @@ FeedForwardSublayer::FeedForwardSublayer(torch::nn::Module& layer, int64_t dim, 
 }
 
 torch::Tensor FeedForwardSublayer::operator()(const torch::Tensor& x, torch::nn::Dropout& dropout) {
-  const auto inner = int8In_ ? int8In_->relu(x, inputNorm(norm_)) : torch::relu(inferenceLinear(in_, norm_(x)));
+  const auto inner = int8In_ ? int8In_->relu(x, inputNorm(norm_)) : inferenceLinearRelu(norm_(x), in_->weight, in_->bias);
   return x + drop(dropout, inferenceLinear(out_, int8Out_, drop(dropout, inner)));
 }
 

@@ -32,29 +32,9 @@ bool oneDnnCan(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& 
          (!bias.defined() || (fp32Cpu(bias) && bias.dim() == 1 && bias.size(0) == weight.size(0)));
 }
 
-}  // namespace
-
-FloatProducts floatProducts() {
-  if (const int c = chosen.load(); c >= 0) return static_cast<FloatProducts>(c);
-  const auto found = onednn::available() && !disabledByEnvironment() ? FloatProducts::OneDnn : FloatProducts::Torch;
-  chosen.store(static_cast<int>(found));
-  return found;
-}
-
-void setFloatProducts(FloatProducts products) {
-  if (!onednn::available()) products = FloatProducts::Torch;
-  chosen.store(static_cast<int>(products));
-}
-
-std::string describeFloatProducts() {
-  if (floatProducts() == FloatProducts::OneDnn) return "oneDNN sgemm (" + onednn::library() + ")";
-  if (!onednn::available()) return "LibTorch's (no oneDNN sgemm in this LibTorch's libraries)";
-  if (disabledByEnvironment()) return "LibTorch's (NMT_FLOAT_PRODUCTS=torch)";
-  return "LibTorch's (set by setFloatProducts)";
-}
-
-at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
-  if (!oneDnnCan(x, weight, bias)) return at::linear(x, weight, bias);
+// x W^T + b, relu(...) when asked.
+at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, bool relu) {
+  if (!oneDnnCan(x, weight, bias)) return relu ? at::relu(at::linear(x, weight, bias)) : at::linear(x, weight, bias);
   // A decoding step makes dozens of these: no LibTorch operator where plain code does (each costs
   // microseconds of dispatch), only the result's allocation and copies of operands not laid out
   // row by row.
@@ -77,7 +57,38 @@ at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const 
   if (M > 0 && out > 0)
     onednn::sgemm(M, out, in, rows.data_ptr<float>(), std::max<int64_t>(1, lda), w.data_ptr<float>(),
                   std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, yp, matrixThreads());
+  if (relu)  // as at::relu: below 0 becomes 0; -0 and NaN stay
+    for (int64_t i = 0, n = M * out; i < n; ++i) yp[i] = yp[i] < 0.0f ? 0.0f : yp[i];
   return y;
+}
+
+}  // namespace
+
+FloatProducts floatProducts() {
+  if (const int c = chosen.load(); c >= 0) return static_cast<FloatProducts>(c);
+  const auto found = onednn::available() && !disabledByEnvironment() ? FloatProducts::OneDnn : FloatProducts::Torch;
+  chosen.store(static_cast<int>(found));
+  return found;
+}
+
+void setFloatProducts(FloatProducts products) {
+  if (!onednn::available()) products = FloatProducts::Torch;
+  chosen.store(static_cast<int>(products));
+}
+
+std::string describeFloatProducts() {
+  if (floatProducts() == FloatProducts::OneDnn) return "oneDNN sgemm (" + onednn::library() + ")";
+  if (!onednn::available()) return "LibTorch's (no oneDNN sgemm in this LibTorch's libraries)";
+  if (disabledByEnvironment()) return "LibTorch's (NMT_FLOAT_PRODUCTS=torch)";
+  return "LibTorch's (set by setFloatProducts)";
+}
+
+at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+  return linearProduct(x, weight, bias, /*relu=*/false);
+}
+
+at::Tensor inferenceLinearRelu(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+  return linearProduct(x, weight, bias, /*relu=*/true);
 }
 
 }  // namespace nmt

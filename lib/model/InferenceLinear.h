@@ -30,6 +30,8 @@ std::string describeFloatProducts();
 // float32 on the CPU; through at::linear otherwise. Its threads: matrixThreads() at the call
 // (1 inside SingleThreadedBlas), as OpenBLAS's would be.
 at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);
+// relu(x W^T + b), the relu taken as the product's rows are still in cache where oneDNN makes them.
+at::Tensor inferenceLinearRelu(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);
 
 // The same for a torch::nn::Linear (or any module holder with weight and bias).
 template <class LinearLayer>

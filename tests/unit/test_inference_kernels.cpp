@@ -74,6 +74,27 @@ TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PROD
   });
 }
 
+TEST_CASE("inferenceLinearRelu is at::relu of inferenceLinear, both products, NaN kept") {
+  torch::manual_seed(8);
+  c10::InferenceMode inference;
+  auto x = torch::randn({7, 3, 24});
+  x[0][0].fill_(NAN);  // a NaN row makes NaN outputs
+  const auto weight = torch::randn({33, 24});
+  auto bias = torch::randn({33});
+  for (const auto products : {FloatProducts::OneDnn, FloatProducts::Torch})
+    withProducts(products, [&] {
+      CAPTURE(describeFloatProducts());
+      const auto expected = at::relu(inferenceLinear(x, weight, bias));
+      const auto got = inferenceLinearRelu(x, weight, bias);
+      CHECK(got.sizes() == expected.sizes());
+      CHECK(torch::equal(got.isnan(), expected.isnan()));
+      CHECK(torch::equal(got.nan_to_num(), expected.nan_to_num()));
+      CHECK(got.isnan().any().item<bool>());
+      CHECK(got.eq(0).any().item<bool>());  // negatives became 0
+      CHECK(torch::equal(got.signbit(), expected.signbit()));
+    });
+}
+
 TEST_CASE("attendOneQuery equals softmax(q K^T / sqrt(dk)) V: head sizes with and without a remainder of 8 or 32, masks (whatever masked keys hold), strided keys, both softmaxes") {
   torch::manual_seed(9);
   c10::InferenceMode inference;
