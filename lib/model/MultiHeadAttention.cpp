@@ -68,6 +68,18 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
     auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows, softmax);
     return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
   }
+  // int8 weights, a whole sequence attending to itself (the encoder's self-attention): each position
+  // becomes a one-query row reading its sentence's keys and values, which stay in cache for the
+  // sentence's positions (no copies of strided Q, K, V for bmm, no masked_fill or softmax operator)
+  if (int8Query_ && !oneQuery && !causal && Sq == Sk && !is_training() && !keyRows.defined()) {
+    const auto positions = q.transpose(1, 2).reshape({B * Sq, heads_, 1, headDim_});  // a view where it can be
+    const auto sentenceOf = torch::arange(B, torch::TensorOptions().dtype(torch::kLong)).repeat_interleave(Sq);
+    if (canAttendOneQuery(positions, sharedKeys, sharedValues, sentenceOf)) {
+      auto attended = attendOneQuery(positions, sharedKeys, sharedValues, sharedKeyMask, sentenceOf, softmax);
+      return {inferenceLinear(outputProjection, int8Output_, attended.context.view({B, Sq, dim_})),
+              attended.weights.view({B, Sq, heads_, Sk}).permute({0, 2, 1, 3})};
+    }
+  }
   // otherwise each query row gets its own copy of the rows it reads
   const auto rows = keyRows.defined() ? keyRows.to(sharedKeys.device()) : torch::Tensor();
   auto own = [&](const torch::Tensor& t) { return rows.defined() && t.defined() ? t.index_select(0, rows) : t; };
