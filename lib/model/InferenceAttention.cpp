@@ -14,8 +14,13 @@
 namespace nmt {
 namespace {
 
-// q . key over dk floats: eight lanes, then laneSum, then the floats past the last eight.
-inline float dot(const float* q, const float* key, int64_t dk) {
+// Keys and values are float32, or bfloat16 (their bits, uint16_t: models with int8 weights keep a
+// decoder's caches so, half the bytes every step reads); each element is made a float as it is
+// read, q and the sums stay float32.
+
+// q . key over dk elements: eight lanes, then laneSum, then the elements past the last eight.
+template <class Element>
+inline float dot(const float* q, const Element* key, int64_t dk) {
   Floats8 lanes = {};
   int64_t d = 0;
   for (; d + 8 <= dk; d += 8) {
@@ -25,19 +30,21 @@ inline float dot(const float* q, const float* key, int64_t dk) {
     lanes += a * b;
   }
   float sum = laneSum(lanes);
-  for (; d < dk; ++d) sum += q[d] * key[d];
+  for (; d < dk; ++d) sum += q[d] * floatOf(key[d]);
   return sum;
 }
 
 // One head of one row: scores[j] = q . keys[j] / scale, -inf where the position is masked out. Four
 // keys at a time, in four sums of their own: each key's sum is dot's, operation for operation, but
 // the four do not wait on one another's additions.
-NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
-                                  const bool* real, float scale, float* scores) {
+template <class Element>
+__attribute__((always_inline)) inline void headScoresOf(const float* q, const Element* keys, int64_t keyStride,
+                                                        int64_t Sk, int64_t dk, const bool* real, float scale,
+                                                        float* scores) {
   int64_t j = 0;
   for (; j + 4 <= Sk; j += 4) {
-    const float* k0 = keys + j * keyStride;
-    const float *k1 = k0 + keyStride, *k2 = k1 + keyStride, *k3 = k2 + keyStride;
+    const Element* k0 = keys + j * keyStride;
+    const Element *k1 = k0 + keyStride, *k2 = k1 + keyStride, *k3 = k2 + keyStride;
     Floats8 s0 = {}, s1 = {}, s2 = {}, s3 = {};
     int64_t d = 0;
     for (; d + 8 <= dk; d += 8) {
@@ -54,10 +61,10 @@ NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t key
     }
     float sums[4] = {laneSum(s0), laneSum(s1), laneSum(s2), laneSum(s3)};
     for (; d < dk; ++d) {
-      sums[0] += q[d] * k0[d];
-      sums[1] += q[d] * k1[d];
-      sums[2] += q[d] * k2[d];
-      sums[3] += q[d] * k3[d];
+      sums[0] += q[d] * floatOf(k0[d]);
+      sums[1] += q[d] * floatOf(k1[d]);
+      sums[2] += q[d] * floatOf(k2[d]);
+      sums[3] += q[d] * floatOf(k3[d]);
     }
     for (int k = 0; k < 4; ++k) scores[j + k] = sums[k] / scale;
   }
@@ -70,14 +77,15 @@ NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t key
 // One head of one row: context = sum over j of weights[j] values[j], the positions in order. Four
 // vectors of the context at a time stay in registers over all positions (each float's sum is the
 // same as one kept in memory: 0, then + values[j][d] weights[j] for j in order).
-NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
-                                   int64_t dk, float* context) {
+template <class Element>
+__attribute__((always_inline)) inline void headContextOf(const float* weights, const Element* values,
+                                                         int64_t valueStride, int64_t Sk, int64_t dk, float* context) {
   int64_t d = 0;
   for (; d + 32 <= dk; d += 32) {
     Floats8 c0 = {}, c1 = {}, c2 = {}, c3 = {};
     for (int64_t j = 0; j < Sk; ++j) {
       const float w = weights[j];
-      const float* value = values + j * valueStride + d;
+      const Element* value = values + j * valueStride + d;
       Floats8 v0, v1, v2, v3;
       load8(v0, value);
       load8(v1, value + 8);
@@ -104,9 +112,26 @@ NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, in
   }
   for (; d < dk; ++d) {
     float c = 0.0f;
-    for (int64_t j = 0; j < Sk; ++j) c += values[j * valueStride + d] * weights[j];
+    for (int64_t j = 0; j < Sk; ++j) c += floatOf(values[j * valueStride + d]) * weights[j];
     context[d] = c;
   }
+}
+
+NMT_VECTOR_CLONES void headScores(const float* q, const float* keys, int64_t keyStride, int64_t Sk, int64_t dk,
+                                  const bool* real, float scale, float* scores) {
+  headScoresOf(q, keys, keyStride, Sk, dk, real, scale, scores);
+}
+NMT_VECTOR_CLONES void headScores(const float* q, const uint16_t* keys, int64_t keyStride, int64_t Sk, int64_t dk,
+                                  const bool* real, float scale, float* scores) {
+  headScoresOf(q, keys, keyStride, Sk, dk, real, scale, scores);
+}
+NMT_VECTOR_CLONES void headContext(const float* weights, const float* values, int64_t valueStride, int64_t Sk,
+                                   int64_t dk, float* context) {
+  headContextOf(weights, values, valueStride, Sk, dk, context);
+}
+NMT_VECTOR_CLONES void headContext(const float* weights, const uint16_t* values, int64_t valueStride, int64_t Sk,
+                                   int64_t dk, float* context) {
+  headContextOf(weights, values, valueStride, Sk, dk, context);
 }
 
 // e^x for x <= 0 (x - the row's largest score), 0 below -87 (-inf too: masked positions weigh exactly
@@ -178,9 +203,10 @@ bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Te
                        const at::Tensor& keyRows) {
   if (c10::GradMode::is_enabled()) return false;
   for (const auto* t : {&q, &keys, &values})
-    if (!t->device().is_cpu() || t->scalar_type() != at::kFloat || t->dim() != 4 || t->stride(3) != 1 ||
-        t->layout() != at::kStrided)
-      return false;
+    if (!t->device().is_cpu() || t->dim() != 4 || t->stride(3) != 1 || t->layout() != at::kStrided) return false;
+  const auto kind = keys.scalar_type();
+  if (q.scalar_type() != at::kFloat || (kind != at::kFloat && kind != at::kBFloat16) || values.scalar_type() != kind)
+    return false;
   if (keyRows.defined() && (!keyRows.device().is_cpu() || keyRows.dim() != 1 || keyRows.size(0) != q.size(0)))
     return false;
   return q.size(2) == 1 && keys.sizes() == values.sizes() && (keyRows.defined() || q.size(0) == keys.size(0)) &&
@@ -200,21 +226,27 @@ OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, co
   const auto mask = keyMask.defined() ? keyMask.to(at::kBool).contiguous() : at::Tensor();
   const bool* real = mask.defined() ? mask.data_ptr<bool>() : nullptr;
   const float* qp = q.data_ptr<float>();
-  const float* kp = keys.data_ptr<float>();
-  const float* vp = values.data_ptr<float>();
   float* sp = scores.data_ptr<float>();
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t h = 0; h < H; ++h)
-      headScores(qp + b * q.stride(0) + h * q.stride(1), kp + row(b) * keys.stride(0) + h * keys.stride(1),
-                 keys.stride(2), Sk, dk, real ? real + row(b) * Sk : nullptr, scale, sp + (b * H + h) * Sk);
-  auto weights = softmaxOf(scores, B * H, Sk, softmax);
   auto context = at::empty({B, 1, H * dk}, q.options());
-  const float* wp = weights.data_ptr<float>();
   float* cp = context.data_ptr<float>();
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t h = 0; h < H; ++h)
-      headContext(wp + (b * H + h) * Sk, vp + row(b) * values.stride(0) + h * values.stride(1), values.stride(2), Sk,
-                  dk, cp + (b * H + h) * dk);
+  at::Tensor weights;
+  // float32 or bfloat16 keys and values (bfloat16's bits: uint16_t)
+  auto attend = [&](const auto* kp, const auto* vp) {
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < H; ++h)
+        headScores(qp + b * q.stride(0) + h * q.stride(1), kp + row(b) * keys.stride(0) + h * keys.stride(1),
+                   keys.stride(2), Sk, dk, real ? real + row(b) * Sk : nullptr, scale, sp + (b * H + h) * Sk);
+    weights = softmaxOf(scores, B * H, Sk, softmax);
+    const float* wp = weights.data_ptr<float>();
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t h = 0; h < H; ++h)
+        headContext(wp + (b * H + h) * Sk, vp + row(b) * values.stride(0) + h * values.stride(1), values.stride(2),
+                    Sk, dk, cp + (b * H + h) * dk);
+  };
+  if (keys.scalar_type() == at::kBFloat16)
+    attend(static_cast<const uint16_t*>(keys.data_ptr()), static_cast<const uint16_t*>(values.data_ptr()));
+  else
+    attend(keys.data_ptr<float>(), values.data_ptr<float>());
   return {context, weights};
 }
 

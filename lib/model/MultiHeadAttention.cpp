@@ -83,7 +83,9 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   // otherwise each query row gets its own copy of the rows it reads
   const auto rows = keyRows.defined() ? keyRows.to(sharedKeys.device()) : torch::Tensor();
   auto own = [&](const torch::Tensor& t) { return rows.defined() && t.defined() ? t.index_select(0, rows) : t; };
-  const auto keys = own(sharedKeys), values = own(sharedValues), keyMask = own(sharedKeyMask);
+  // keys and values a decoder keeps in bfloat16 (int8 layers) are made q's float32 again
+  const auto keys = own(sharedKeys).to(q.scalar_type()), values = own(sharedValues).to(q.scalar_type());
+  const auto keyMask = own(sharedKeyMask);
   auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : torch::matmul(q, keys.transpose(-2, -1));
   scores = scores / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
   const double minusInfinity = -std::numeric_limits<float>::infinity();

@@ -126,10 +126,15 @@ DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
   for (const auto& layer : *layers_) {
     auto [keys, values] = layer->as<TransformerDecoderLayer>()->projectMemory(encoded.outputs);
     // each head's positions side by side, as every step reads them (splitHeads leaves heads interleaved)
-    parts.push_back({keys.contiguous(), 0, 2});
-    parts.push_back({values.contiguous(), 0, 2});
+    parts.push_back({cacheOf(keys), 0, 2});
+    parts.push_back({cacheOf(values), 0, 2});
   }
   return DecoderMemory(std::move(parts));
+}
+
+torch::Tensor TransformerDecoderImpl::cacheOf(const torch::Tensor& projected) const {
+  if (!bfloat16Caches_) return projected.contiguous();
+  return torch::empty(projected.sizes(), projected.options().dtype(torch::kBFloat16)).copy_(projected);
 }
 
 DecoderState TransformerDecoderImpl::initialState(const EncoderOutput& encoded) {
@@ -140,8 +145,9 @@ DecoderState TransformerDecoderImpl::emptyState(int64_t rows, const torch::Tenso
   std::vector<DecoderState::Part> parts;
   const int64_t headDim = config_.embeddingSize / config_.heads;
   // the time axes are padded (with positions masked out) when rows of different ages stack
+  const auto cacheOptions = bfloat16Caches_ ? options.dtype(torch::kBFloat16) : options;
   for (int64_t l = 0; l < 2 * config_.decoderDepth(); ++l)
-    parts.push_back({torch::zeros({rows, config_.heads, 0, headDim}, options), 0, 2});
+    parts.push_back({torch::zeros({rows, config_.heads, 0, headDim}, cacheOptions), 0, 2});
   parts.push_back({torch::zeros({rows, 0}, options.dtype(torch::kBool)), 0, 1});
   parts.push_back({torch::zeros({rows}, options.dtype(torch::kInt64)), 0});
   return DecoderState(std::move(parts));
@@ -215,8 +221,10 @@ OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) con
 }
 
 void TransformerDecoderImpl::quantize() {
-  if (int8EveryLayer())
+  if (int8EveryLayer()) {
     for (const auto& layer : *layers_) layer->as<TransformerDecoderLayer>()->quantize();
+    bfloat16Caches_ = true;
+  }
   // tied: the embeddings stay, steps read them
   int8Output_ = output_ ? replaceWithInt8(output_->weight, output_->bias)
                         : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());

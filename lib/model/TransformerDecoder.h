@@ -102,6 +102,8 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
                                                              const Int8Linear* int8, const torch::Tensor& memoryRows);
 
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
+  // Projected memory keys or values [B, H, S, dk] as the steps keep them: contiguous, bfloat16 with int8 layers.
+  torch::Tensor cacheOf(const torch::Tensor& projected) const;
   void forgetUnusedPositions(std::vector<DecoderState::Part>& parts) const;
 
   ModelConfig config_;
@@ -112,6 +114,10 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::LayerNorm finalNorm_{nullptr};
   torch::nn::Linear output_{nullptr};  // d -> V; absent when the output is tied to the embeddings
   std::shared_ptr<const Int8Linear> int8Output_;  // d -> V in int8, when quantized (then output_ is released)
+  // With int8 layers, translation's keys and values (the memory's and the self-attention caches) are
+  // kept in bfloat16: every step reads them all, and at a batch of 64 rows that reading from the
+  // L3 cache was most of attention's time; half the bytes, rounded as the int8 products already are.
+  bool bfloat16Caches_ = false;
   bool keep_ = false;
   std::vector<torch::Tensor> selfAttention_, crossAttention_;
 };

@@ -20,6 +20,24 @@ typedef int32_t Ints8 __attribute__((vector_size(32)));
 inline void load8(Floats8& v, const float* p) { std::memcpy(&v, p, sizeof v); }
 inline void store8(float* p, const Floats8& v) { std::memcpy(p, &v, sizeof v); }
 
+// Eight bfloat16s at p (their bits: a float's upper half), each made the float it stands for exactly.
+typedef uint16_t Halves8 __attribute__((vector_size(16)));
+inline void load8(Floats8& v, const uint16_t* p) {
+  Halves8 halves;
+  std::memcpy(&halves, p, sizeof halves);
+  const Ints8 bits = __builtin_convertvector(halves, Ints8) << 16;
+  std::memcpy(&v, &bits, sizeof v);
+}
+
+// One float, or the float a bfloat16's bits stand for.
+inline float floatOf(float x) { return x; }
+inline float floatOf(uint16_t bfloat16) {
+  const uint32_t bits = static_cast<uint32_t>(bfloat16) << 16;
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 // The sum of the eight lanes, in one fixed order.
 inline float laneSum(const Floats8& v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
 

@@ -399,6 +399,12 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         CHECK(released.count("encoder.rnn.weight_hh_l0" + std::string(directions == 2 ? "_reverse" : "")) == 1);
       }
       if (int8EveryLayer() && architecture == "transformer") {
+        // the decoder keeps the memory's keys and values and its self-attention caches in bfloat16
+        const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+        const auto memory = model->prepareDecoder(encoded);
+        const auto state = model->initialDecoderState(encoded);
+        for (std::size_t part = 1; part <= 2; ++part) CHECK(memory[part].dtype() == torch::kBFloat16);
+        for (std::size_t part = 0; part < 2; ++part) CHECK(state[part].dtype() == torch::kBFloat16);
         CHECK(released.count("encoder.layers.0.self_attention.W_Q.weight") == 1);
         CHECK(released.count("decoder.layers.0.cross_attention.W_O.weight") == 1);
         CHECK(released.count("decoder.layers.0.feed_forward_in.weight") == 1);

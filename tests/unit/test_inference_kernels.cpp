@@ -143,6 +143,32 @@ TEST_CASE("the fused softmax: within 2e-6 of LibTorch's relatively over scores f
   CHECK(masked.weights.abs().sum().item<float>() == 0.0f);
 }
 
+TEST_CASE("attendOneQuery reads bfloat16 keys and values as the floats they stand for: equal to float32 copies of them; mixed kinds are refused") {
+  torch::manual_seed(13);
+  c10::InferenceMode inference;
+  for (const int64_t dk : {12, 64})
+    for (const int64_t Sk : {5, 9}) {
+      CAPTURE(dk);
+      CAPTURE(Sk);
+      const int64_t B = 3, H = 2;
+      const auto q = torch::randn({B, H, 1, dk});
+      const auto keys = torch::randn({B, Sk, H, dk}).transpose(1, 2).to(torch::kBFloat16);  // strided, as decoders keep them
+      const auto values = torch::randn({B, H, Sk, dk}).to(torch::kBFloat16);
+      auto mask = torch::ones({B, Sk}, torch::kBool);
+      mask[2][Sk - 1] = false;
+      const auto rows = torch::tensor(std::vector<int64_t>{2, 0, 2});
+      REQUIRE(canAttendOneQuery(q, keys, values, rows));
+      for (const auto softmax : {AttentionSoftmax::Torch, AttentionSoftmax::Fused}) {
+        const auto got = attendOneQuery(q, keys, values, mask, rows, softmax);
+        const auto expected = attendOneQuery(q, keys.to(torch::kFloat), values.to(torch::kFloat), mask, rows, softmax);
+        CHECK(torch::equal(got.weights, expected.weights));
+        CHECK(torch::equal(got.context, expected.context));
+      }
+      CHECK_FALSE(canAttendOneQuery(q, keys, values.to(torch::kFloat)));
+      CHECK_FALSE(canAttendOneQuery(q.to(torch::kBFloat16), keys, values));
+    }
+}
+
 TEST_CASE("attendOneQuery with key rows: query rows sharing keys get what copies of those rows give; a row out of range is refused") {
   torch::manual_seed(10);
   c10::InferenceMode inference;
