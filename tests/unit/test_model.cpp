@@ -569,28 +569,31 @@ TEST_CASE("multi-head attention of one query (a decoding step's dot products) eq
   }
 }
 
-TEST_CASE("int8 self-attention of a whole sequence (the encoder's: one-query rows per position) equals the general way over the same projections") {
-  torch::manual_seed(12);
+TEST_CASE("self-attention of a whole sequence at inference (the encoder's: one-query rows per position) equals the general way over the same projections, float32 and int8") {
   const int64_t d = 48, H = 4, B = 3, S = 7;  // heads of 12: a remainder of 8
-  MultiHeadAttention mha(d, H);
-  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({d}));
-  mha->eval();
-  mha->quantize(/*selfAttention=*/true);
-  c10::InferenceMode inference;
-  const auto x = torch::randn({B, S, d});
-  auto mask = torch::ones({B, S}, torch::kBool);
-  mask[1].narrow(0, 4, 3).fill_(false);
-  mask[2][6] = false;
-  const auto p = mha->projectSelf(x, norm);
-  auto [out, weights] = mha->attendProjected(p.queries, p.keys, p.values, mask);
-  // key rows given: the general way (a copy of each row's keys, matmul, softmax, matmul)
-  auto [expectedOut, expectedWeights] = mha->attendProjected(p.queries, p.keys, p.values, mask, false, torch::arange(B));
-  CHECK(out.sizes() == torch::IntArrayRef({B, S, d}));
-  CHECK(weights.sizes() == torch::IntArrayRef({B, H, S, S}));
-  CHECK(torch::allclose(out, expectedOut, 1e-4, 1e-5));
-  CHECK(torch::allclose(weights, expectedWeights, 1e-5, 1e-6));
-  CHECK(weights[1].narrow(-1, 4, 3).abs().max().item<float>() == 0.0f);
-  CHECK(torch::allclose(weights.sum(-1), torch::ones({B, H, S}), 1e-5, 1e-5));
+  for (const bool int8 : {false, true}) {
+    CAPTURE(int8);
+    torch::manual_seed(12);
+    MultiHeadAttention mha(d, H);
+    torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({d}));
+    mha->eval();
+    if (int8) mha->quantize(/*selfAttention=*/true);
+    c10::InferenceMode inference;
+    const auto x = torch::randn({B, S, d});
+    auto mask = torch::ones({B, S}, torch::kBool);
+    mask[1].narrow(0, 4, 3).fill_(false);
+    mask[2][6] = false;
+    const auto p = mha->projectSelf(x, norm);
+    auto [out, weights] = mha->attendProjected(p.queries, p.keys, p.values, mask);
+    // key rows given: the general way (a copy of each row's keys, matmul, softmax, matmul)
+    auto [expectedOut, expectedWeights] = mha->attendProjected(p.queries, p.keys, p.values, mask, false, torch::arange(B));
+    CHECK(out.sizes() == torch::IntArrayRef({B, S, d}));
+    CHECK(weights.sizes() == torch::IntArrayRef({B, H, S, S}));
+    CHECK(torch::allclose(out, expectedOut, 1e-4, 1e-5));
+    CHECK(torch::allclose(weights, expectedWeights, 1e-5, 1e-6));
+    CHECK(weights[1].narrow(-1, 4, 3).abs().max().item<float>() == 0.0f);
+    CHECK(torch::allclose(weights.sum(-1), torch::ones({B, H, S}), 1e-5, 1e-5));
+  }
 }
 
 TEST_CASE("the Transformer encoder exposes every layer's per-head self-attention") {
