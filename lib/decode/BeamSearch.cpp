@@ -198,14 +198,15 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     }
     auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice,
                                   sharedMemory ? torch::tensor(rowSentence, torch::kInt64) : torch::Tensor());
-    leaveOutUnproducible(step.logProbs, slice);
-    const int64_t V = step.logProbs.size(1);
+    auto logProbs = step.logProbs();
+    leaveOutUnproducible(logProbs, slice);
+    const int64_t V = logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());
     // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are
     // taken from the float32 row (adding the beam's score keeps a row's order: the float64 sums are
     // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
     const int64_t perRow = std::min<int64_t>(2 * K, V);
-    const auto [rowBest, rowTokens] = rowTopK(step.logProbs, perRow);
+    const auto [rowBest, rowTokens] = rowTopK(logProbs, perRow);
     const auto slotOfRow = torch::tensor(slot, torch::kInt64).to(device);
     const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
     const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token

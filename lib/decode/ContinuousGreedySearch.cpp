@@ -1,6 +1,7 @@
 #include "decode/ContinuousGreedySearch.h"
 
 #include "data/Batch.h"
+#include "decode/GreedyPick.h"
 #include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
@@ -149,8 +150,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  leaveOutUnproducible(step.logProbs, slice);
-  auto [best, next] = bestOfEachRow(step.logProbs);
+  auto [best, next] = greedyPick(step.logits, slice);
   if (slice) next = slice->deviceIds.index_select(0, next);
   // one transfer to the host: each row's log-probability and token (then attention, if kept)
   const auto host = torch::stack({best.to(torch::kFloat64), next.to(torch::kFloat64)}).cpu();

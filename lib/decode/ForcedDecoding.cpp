@@ -16,7 +16,7 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
   std::vector<at::Tensor> goldLogProbs, attention;
   for (int64_t t = 0; t < gold.size(1); ++t) {
     auto step = model->decodeStep(input.select(1, t), state, memory, nullptr, at::Tensor());
-    goldLogProbs.push_back(step.logProbs.gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
+    goldLogProbs.push_back(step.logProbs().gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
     attention.push_back(step.attention[0]);
     state = std::move(step.state);
   }

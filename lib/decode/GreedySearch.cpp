@@ -1,5 +1,6 @@
 #include "decode/GreedySearch.h"
 
+#include "decode/GreedyPick.h"
 #include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 
@@ -34,8 +35,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    leaveOutUnproducible(step.logProbs, slice);
-    auto [best, next] = bestOfEachRow(step.logProbs);
+    auto [best, next] = greedyPick(step.logits, slice);
     if (slice) next = slice->deviceIds.index_select(0, next);
     scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));

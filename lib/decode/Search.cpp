@@ -18,6 +18,10 @@ void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice) {
 }
 
 std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
+  if (!logProbs.device().is_cpu() || logProbs.scalar_type() != at::kFloat || logProbs.dim() != 2) {
+    auto [values, places] = logProbs.max(-1);  // (rowTopK would hand these to at::topk, whose ties fall either way)
+    return {values, places};
+  }
   auto [values, places] = rowTopK(logProbs, 1);
   return {values.squeeze(1), places.squeeze(1)};
 }

@@ -21,7 +21,7 @@ std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, 
 void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice);
 
 // Each row's largest log-probability and its place: what logProbs.max(-1) returns (the first of equal
-// entries; a NaN before any number), through rowTopK's one pass a row where it takes the matrix.
+// entries; a NaN before any number): through rowTopK's one pass a row for a float32 matrix on the CPU.
 std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs);
 
 // The rows that go on (given in row order): each keeps its place, and those after the last hole

@@ -170,7 +170,7 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
     const auto& tiedRows = slice ? slice->weight : embedding_->weight;
     logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);
   }
-  return {torch::log_softmax(logits, -1), after, weights};
+  return {logits, after, weights};
 }
 
 DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,

@@ -65,9 +65,13 @@ using DecoderState = RowTensors<StateRows>;
 using DecoderMemory = RowTensors<MemoryRows>;
 
 struct DecoderStep {
-  at::Tensor logProbs;   // [B, V]
+  at::Tensor logits;     // [B, V]: the output layer's, before the softmax
   DecoderState state;    // after this step
   at::Tensor attention;  // [B, S] over the source (Transformer: last layer, mean over heads)
+
+  // log_softmax(logits) [B, V]: what beam search and forced decoding read (greedy search needs only
+  // each row's best: greedyChoice, without making them all).
+  at::Tensor logProbs() const;
 };
 
 struct DecoderOutput {

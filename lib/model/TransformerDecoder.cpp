@@ -197,7 +197,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
   if (step) forgetUnusedPositions(next);
-  return {torch::log_softmax(logits, -1), DecoderState(std::move(next)), lastCross.mean(1)};
+  return {logits, DecoderState(std::move(next)), lastCross.mean(1)};
 }
 
 // A running batch's cache keeps the positions of rows long gone, masked out for every row that
@@ -233,17 +233,17 @@ void TransformerDecoderImpl::quantize() {
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                          const DecoderMemory& memory, const OutputSlice* slice,
                                          const torch::Tensor& memoryRows) {
-  auto [logProbs, next, attention] =
+  auto [logits, next, attention] =
       run(previousTokens.unsqueeze(1), state, memory, slice, (slice ? slice->int8 : int8Output_).get(), memoryRows);
-  return {logProbs.squeeze(1), next, attention.squeeze(1)};
+  return {logits.squeeze(1), next, attention.squeeze(1)};
 }
 
 DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, const EncoderOutput& encoded,
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
-  auto [logProbs, state, attention] =
+  auto [logits, state, attention] =
       run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output_.get(), torch::Tensor());
-  return {logProbs, attention, targetInput};
+  return {torch::log_softmax(logits, -1), attention, targetInput};
 }
 
 }  // namespace nmt

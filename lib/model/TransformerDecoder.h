@@ -93,7 +93,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::Embedding& embedding() { return embedding_; }
 
  private:
-  // positions [B, T] after the cached ones -> (log-probabilities [B, T, V], state, last layer's
+  // positions [B, T] after the cached ones -> (logits [B, T, V], state, last layer's
   // cross-attention mean over heads [B, T, S])
   // slice: only its pieces; int8: the output layer in int8 (steps only: training stays fp32);
   // memoryRows: as step's

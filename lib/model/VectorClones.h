@@ -41,4 +41,27 @@ inline float floatOf(uint16_t bfloat16) {
 // The sum of the eight lanes, in one fixed order.
 inline float laneSum(const Floats8& v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
 
+// e^x for x <= 0 (x - the row's largest score), 0 below -87 (-inf too: masked positions weigh exactly
+// nothing): e^x = 2^n e^r, n = x / ln 2 rounded, r = x - n ln 2 (ln 2 in two parts) in [-ln 2 / 2,
+// ln 2 / 2], where a degree-6 polynomial (Cephes' expf) is within 2 units in the last place.
+// (In place, not returned: see load8.)
+inline void expOfNonPositive(Floats8& x) {
+  const Floats8 tiny = x < -87.0f ? Floats8{} + 1.0f : Floats8{};  // lanes that become 0
+  x = x < -87.0f ? Floats8{} - 87.0f : x;
+  const float magic = 12582912.0f;  // 1.5 x 2^23: adding and taking it away rounds to an integer
+  const Floats8 n = (x * 1.44269504088896341f + magic) - magic;
+  const Floats8 r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
+  Floats8 p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + r + 1.0f;
+  const Ints8 bits = (__builtin_convertvector(n, Ints8) + 127) << 23;
+  Floats8 scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  const Floats8 e = p * scale;
+  x = tiny > 0.0f ? Floats8{} : e;
+}
+
 }  // namespace nmt

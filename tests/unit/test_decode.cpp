@@ -135,12 +135,12 @@ TEST_CASE("a step whose rows read shared memory rows equals one whose rows have 
   const auto memoryRows = torch::tensor(std::vector<int64_t>{2, 2, 0, 2});
   const auto shared = first.model->decodeStep(first.previous, first.state.clone(), first.memory, nullptr, memoryRows);
   const auto copied = first.model->decodeStep(first.previous, first.state.clone(), first.memory.select(memoryRows));
-  CHECK(torch::equal(shared.logProbs, copied.logProbs));
+  CHECK(torch::equal(shared.logProbs(), copied.logProbs()));
   CHECK(torch::equal(shared.attention, copied.attention));
   for (std::size_t i = 0; i < copied.state.size(); ++i) CHECK(torch::equal(shared.state[i], copied.state[i]));
   // and not what the rows' own memory gives
   const auto own = first.model->decodeStep(first.previous, first.state.clone(), first.memory);
-  CHECK_FALSE(torch::equal(shared.logProbs, own.logProbs));
+  CHECK_FALSE(torch::equal(shared.logProbs(), own.logProbs()));
   CHECK(first.model->decoder().readsMemoryRowsInPlace(c10::Device(c10::kCPU)) == (architecture == "transformer"));
 }
 
@@ -250,9 +250,9 @@ TEST_CASE("a sliced output layer gives the full layer's log-probabilities renorm
       const auto slice = model->decoder().sliceOutput(ids);
       const auto full = model->decodeStep(previous, state, memory);
       const auto sliced = model->decodeStep(previous, state, memory, &slice);
-      REQUIRE(sliced.logProbs.sizes() == torch::IntArrayRef({4, 8}));
+      REQUIRE(sliced.logProbs().sizes() == torch::IntArrayRef({4, 8}));
       const auto columns = torch::tensor(std::vector<int64_t>(ids.begin(), ids.end()));
-      CHECK(torch::allclose(sliced.logProbs, torch::log_softmax(full.logProbs.index_select(1, columns), -1), 1e-5, 1e-5));
+      CHECK(torch::allclose(sliced.logProbs(), torch::log_softmax(full.logProbs().index_select(1, columns), -1), 1e-5, 1e-5));
       CHECK(torch::equal(sliced.attention, full.attention));
     }
 }
@@ -355,11 +355,11 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
         model->decoder().quantize();
         const auto int8 = model->decodeStep(previous, state, memory);
-        CHECK((int8.logProbs - full.logProbs).abs().max().item<float>() < 0.05f);
+        CHECK((int8.logProbs() - full.logProbs()).abs().max().item<float>() < 0.05f);
         const auto int8Slice = model->decoder().sliceOutput(ids);
         REQUIRE(int8Slice.int8);
         const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
-        CHECK((int8Sliced.logProbs - sliced.logProbs).abs().max().item<float>() < 0.05f);
+        CHECK((int8Sliced.logProbs() - sliced.logProbs()).abs().max().item<float>() < 0.05f);
       }
     // a trained model's translations do not move, nor its scores of given translations (forward, as
     // forced decoding uses); an untied output layer's fp32 weights are released

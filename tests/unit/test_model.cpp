@@ -69,7 +69,7 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
         CHECK(out.attention.sizes() == torch::IntArrayRef({B, T, S}));
         const auto memory = model->prepareDecoder(encoded);
         const auto step = model->decodeStep(batch.target.select(1, 0), model->initialDecoderState(encoded), memory);
-        CHECK(step.logProbs.sizes() == torch::IntArrayRef({B, 22}));
+        CHECK(step.logProbs().sizes() == torch::IntArrayRef({B, 22}));
         CHECK(step.attention.sizes() == torch::IntArrayRef({B, S}));
         // the RNN decoder's state: h (then c for the LSTM), [layers, B, H]
         REQUIRE(step.state.size() == (cell == "lstm" ? 2u : 1u));
@@ -173,7 +173,7 @@ TEST_CASE("decoding step by step on the gold tokens gives forward's log-probabil
     DecoderState state = model->initialDecoderState(encoded);
     for (int64_t t = 0; t < whole.logProbs.size(1); ++t) {
       const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
-      CHECK(torch::allclose(step.logProbs, whole.logProbs.select(1, t), 0.0, 1e-5));
+      CHECK(torch::allclose(step.logProbs(), whole.logProbs.select(1, t), 0.0, 1e-5));
       CHECK(torch::allclose(step.attention, whole.attention.select(1, t), 0.0, 1e-6));
       state = step.state;
     }
@@ -275,7 +275,7 @@ TEST_CASE("a small model of each architecture learns to reverse sequences") {
     for (int64_t t = 0; t < gold.size(1); ++t) {
       auto step = model->decodeStep(previous, state, memory);
       state = step.state;
-      previous = step.logProbs.argmax(-1);
+      previous = step.logProbs().argmax(-1);
       const auto real = gold.select(1, t).ne(SpecialIds::kPad);
       correct += previous.eq(gold.select(1, t)).logical_and(real).sum().item<int64_t>();
       total += real.sum().item<int64_t>();

@@ -474,10 +474,11 @@ TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limi
     bool finished = false;
     for (int64_t t = 0; t < limit; ++t) {
       auto step = model->decodeStep(previous, state, memory);
-      step.logProbs[0][SpecialIds::kPad] = -INFINITY;
-      step.logProbs[0][SpecialIds::kBos] = -INFINITY;
-      const auto id = step.logProbs.argmax(-1).item<int64_t>();
-      score += step.logProbs[0][id].item<double>();
+      auto logProbs = step.logProbs();
+      logProbs[0][SpecialIds::kPad] = -INFINITY;
+      logProbs[0][SpecialIds::kBos] = -INFINITY;
+      const auto id = logProbs.argmax(-1).item<int64_t>();
+      score += logProbs[0][id].item<double>();
       state = step.state;
       if (id == SpecialIds::kEos) {
         finished = true;

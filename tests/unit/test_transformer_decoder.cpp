@@ -61,7 +61,7 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   for (int64_t t = 0; t < T; ++t) {
     const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
     INFO("position ", t);
-    CHECK(torch::allclose(step.logProbs, full.logProbs.select(1, t), 1e-5, 1e-5));
+    CHECK(torch::allclose(step.logProbs(), full.logProbs.select(1, t), 1e-5, 1e-5));
     CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
     state = step.state;
     // each layer's self-attention keys and values, which positions are each row's own, the next positions

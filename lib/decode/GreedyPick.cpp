@@ -1,0 +1,117 @@
+#include "decode/GreedyPick.h"
+
+#include "decode/Search.h"
+#include "model/VectorClones.h"
+#include "tokenization/SpecialIds.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace nmt {
+namespace {
+
+// A row's largest entry and its first place (eight lanes, each keeping its own first largest), then the sum
+// of e^(x - largest) over the row. NaN anywhere: *place is -1.
+NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest, int64_t* place, float* sum) {
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  Floats8 best = Floats8{} + minusInfinity;
+  Ints8 bestPlace = {}, lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  Ints8 nan = {};
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8, lane += 8) {
+    Floats8 v;
+    load8(v, row + j);
+    const Ints8 beats = v > best;  // strictly: a lane keeps its first largest
+    best = beats ? v : best;
+    bestPlace = beats ? lane : bestPlace;
+    nan |= v != v;
+  }
+  float m = minusInfinity;
+  int64_t at = 0;
+  bool anyNan = false;
+  for (int k = 0; k < 8; ++k) {
+    anyNan |= nan[k] != 0;
+    if (best[k] > m || (best[k] == m && bestPlace[k] < at)) {
+      m = best[k];
+      at = bestPlace[k];
+    }
+  }
+  for (; j < n; ++j) {  // after every lane's places: only a larger one replaces
+    anyNan |= std::isnan(row[j]);
+    if (row[j] > m) {
+      m = row[j];
+      at = j;
+    }
+  }
+  if (anyNan || m == minusInfinity) {
+    *place = -1;
+    return;
+  }
+  Floats8 lanes = {};
+  j = 0;
+  for (; j + 8 <= n; j += 8) {
+    Floats8 v;
+    load8(v, row + j);
+    v -= m;
+    expOfNonPositive(v);
+    lanes += v;
+  }
+  float total = laneSum(lanes);
+  if (j < n) {  // the tail through one padded vector
+    Floats8 v = Floats8{} + minusInfinity;
+    std::memcpy(&v, row + j, static_cast<std::size_t>(n - j) * sizeof(float));
+    v -= m;
+    expOfNonPositive(v);
+    for (int64_t k = 0; k < n - j; ++k) total += v[k];
+  }
+  *largest = m;
+  *place = at;
+  *sum = total;
+}
+
+GreedyPick throughLogSoftmax(const at::Tensor& logits, const OutputSlice* slice) {
+  auto logProbs = at::log_softmax(logits, -1);
+  leaveOutUnproducible(logProbs, slice);
+  auto [best, places] = bestOfEachRow(logProbs);
+  return {best, places};
+}
+
+}  // namespace
+
+GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice) {
+  if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || logits.size(1) == 0)
+    return throughLogSoftmax(logits, slice);
+  const auto rows = logits.contiguous();
+  const int64_t R = rows.size(0), V = rows.size(1);
+  auto logProbs = at::empty({R}, rows.options());
+  auto ids = at::empty({R}, rows.options().dtype(at::kLong));
+  float* lp = logProbs.data_ptr<float>();
+  int64_t* id = ids.data_ptr<int64_t>();
+  for (int64_t r = 0; r < R; ++r) {
+    const float* row = rows.data_ptr<float>() + r * V;
+    float largest = 0, sum = 0;
+    int64_t place = -1;
+    largestAndSum(row, V, &largest, &place, &sum);
+    if (place < 0) {  // NaN (or nothing but -inf): as log_softmax and the row's best have it
+      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), slice);
+      lp[r] = one.logProbs.item<float>();
+      id[r] = one.ids.item<int64_t>();
+      continue;
+    }
+    if (!slice && place < SpecialIds::kCount && !SpecialIds::producible(static_cast<int>(place))) {
+      // a piece no translation produces is the largest: the first largest of the others
+      place = -1;
+      for (int64_t j = 0; j < V; ++j)
+        if ((j >= SpecialIds::kCount || SpecialIds::producible(static_cast<int>(j))) && (place < 0 || row[j] > row[place]))
+          place = j;
+    }
+    lp[r] = (row[place] - largest) - std::log(sum);
+    id[r] = place;
+  }
+  return {logProbs, ids};
+}
+
+}  // namespace nmt

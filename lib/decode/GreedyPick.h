@@ -1,0 +1,24 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+namespace nmt {
+
+struct OutputSlice;
+
+// Greedy search's pick from a step's logits [rows, V]: each row's largest logit among the pieces a
+// translation may produce (the first of equal ones; without a slice, SpecialIds that are not
+// producible are left out, as leaveOutUnproducible leaves them), and its log-probability under the
+// softmax of the whole row, those left out included, as log_softmax gives it. A row with a NaN gets
+// what log_softmax and the row's best give it (NaN log-probabilities all along: the first place).
+struct GreedyPick {
+  at::Tensor logProbs;  // [rows] float32 (the logits' type elsewhere)
+  at::Tensor ids;       // [rows] int64: columns of `logits`
+};
+
+// On the CPU in float32: a pass a row for its largest logit and place, and one summing e^(x - largest)
+// (this toolkit's e^x, within 2 units in the last place of the exact one), where making every
+// log-probability first wrote the whole [rows, V] matrix. Elsewhere log_softmax, then the row's best.
+GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice);
+
+}  // namespace nmt
