@@ -10,6 +10,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 
 #include <atomic>
+#include <tuple>
 #include <utility>
 #include <cctype>
 #include <cmath>
@@ -112,6 +113,37 @@ NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, cons
   }
 }
 
+// Each row of w [N, K] on its own scale: scale = max(largest |w| / 127, 1e-12), values = w / scale
+// rounded half to even and kept in [-127, 127]; one pass a row, what LibTorch's abs, amax, division,
+// clamp_min, division, round and clamp gave (unit test), without their [N, K] temporaries.
+NMT_VECTOR_CLONES void quantizeWeightRows(const float* w, int64_t N, int64_t K, float* scales, int8_t* values) {
+  for (int64_t n = 0; n < N; ++n) {
+    const float* row = w + n * K;
+    uint32_t largestBits = 0;  // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
+    for (int64_t k = 0; k < K; ++k) {
+      uint32_t bits;
+      std::memcpy(&bits, row + k, sizeof bits);
+      largestBits = std::max(largestBits, bits & 0x7fffffffu);
+    }
+    float largest;
+    std::memcpy(&largest, &largestBits, sizeof largest);
+    const float scale = std::max(largest / 127.0f, 1e-12f);
+    scales[n] = scale;
+    int8_t* out = values + n * K;
+    for (int64_t k = 0; k < K; ++k)
+      out[k] = static_cast<int8_t>(std::min(127.0f, std::max(-127.0f, std::nearbyint(row[k] / scale))));
+  }
+}
+
+// sums[n] = factor x the sum of row n of values [N, K].
+NMT_VECTOR_CLONES void sumRows(const int8_t* values, int64_t N, int64_t K, int32_t factor, int32_t* sums) {
+  for (int64_t n = 0; n < N; ++n) {
+    int32_t sum = 0;
+    for (int64_t k = 0; k < K; ++k) sum += values[n * K + k];
+    sums[n] = sum * factor;
+  }
+}
+
 }  // namespace
 
 Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {
@@ -189,10 +221,17 @@ Int8Linear::Int8Linear(const at::Tensor& weight, const at::Tensor& bias)
     : bias_(bias.defined() ? bias.detach().to(at::kFloat).contiguous() : at::Tensor()),
       reduceRange_(int8Activations() == Int8Activations::Reduced7Bit),
       oneDnn_(int8Products() == Int8Products::OneDnn) {
-  const auto w = weight.detach().to(at::kFloat).contiguous();
-  scales_ = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
-  values_ = (w / scales_.unsqueeze(1)).round_().clamp_(-127, 127).to(at::kChar);
+  std::tie(values_, scales_) = quantizeWeight(weight);
   prepare();
+}
+
+std::pair<at::Tensor, at::Tensor> Int8Linear::quantizeWeight(const at::Tensor& weight) {
+  const auto w = weight.detach().to(at::kFloat).contiguous();
+  TORCH_CHECK(w.dim() == 2 && w.device().is_cpu(), "Int8Linear: weight [out, in] on the CPU");
+  auto scales = at::empty({w.size(0)}, w.options());
+  auto values = at::empty(w.sizes(), w.options().dtype(at::kChar));
+  quantizeWeightRows(w.data_ptr<float>(), w.size(0), w.size(1), scales.data_ptr<float>(), values.data_ptr<int8_t>());
+  return {values, scales};
 }
 
 Int8Linear::Int8Linear(Quantized, at::Tensor values, at::Tensor scales, at::Tensor bias, bool reduceRange, bool oneDnn)
@@ -205,7 +244,10 @@ void Int8Linear::prepare() {
   if (oneDnn_) {
     // x is shifted into u8 (q + shift) for the u8 x s8 product: take shift x each row's sum back off
     const int shift = activationShift(reduceRange_);
-    columnOffsets_ = (values_.sum(1, /*keepdim=*/false, at::kInt) * -shift).to(at::kInt).contiguous();
+    const auto values = values_.contiguous();
+    const int64_t N = values.size(0), K = values.size(1);
+    columnOffsets_ = at::empty({N}, values.options().dtype(at::kInt));
+    sumRows(values.data_ptr<int8_t>(), N, K, -shift, columnOffsets_.data_ptr<int32_t>());
     return;
   }
   torch::jit::Stack stack{at::_make_per_tensor_quantized_tensor(values_, 1.0, 0), c10::optional<at::Tensor>()};

@@ -4,6 +4,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ class Int8Linear {
  public:
   // weight [out, in] fp32 on the CPU, bias [out] or undefined. Call useInt8Engine() first.
   Int8Linear(const at::Tensor& weight, const at::Tensor& bias);
+  // What the constructor keeps of a weight [out, in]: each row on its own scale, largest |w| / 127
+  // (at least 1e-12), the values w / scale rounded half to even in [-127, 127]: (int8 [out, in], scales [out]).
+  static std::pair<at::Tensor, at::Tensor> quantizeWeight(const at::Tensor& weight);
   // x [..., in] fp32 -> [..., out] fp32
   at::Tensor operator()(const at::Tensor& x) const;
   // relu(this(x)), exactly: oneDNN's way takes it as the sums are scaled (no pass of its own).

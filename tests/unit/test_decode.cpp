@@ -430,6 +430,25 @@ TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bit
   CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
 }
 
+TEST_CASE("Int8Linear::quantizeWeight is LibTorch's abs, amax, clamp_min, division, round and clamp: halves to even, a zero row, wide ranges") {
+  torch::manual_seed(14);
+  auto w = torch::randn({40, 300}) * torch::logspace(-6, 6, 40).unsqueeze(1);  // rows from 1e-6 to 1e6
+  w[3].zero_();
+  w[5].fill_(0.0f);
+  w[5][0] = 127.0f;  // scale 1: the ties below round half to even
+  w[5].narrow(0, 1, 6).copy_(torch::tensor({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f}));
+  const auto [values, scales] = Int8Linear::quantizeWeight(w);
+  const auto expectedScales = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
+  const auto expectedValues = (w / expectedScales.unsqueeze(1)).round_().clamp_(-127, 127).to(torch::kChar);
+  CHECK(torch::equal(scales, expectedScales));
+  CHECK(torch::equal(values, expectedValues));
+  CHECK(torch::equal(values[5].narrow(0, 0, 7), torch::tensor({127, 0, 2, 2, 0, -2, -2}, torch::kChar)));
+  CHECK(values[3].abs().sum().item<int64_t>() == 0);
+  // a transposed weight is read as its values
+  const auto [transposedValues, transposedScales] = Int8Linear::quantizeWeight(w.t().contiguous().t());
+  CHECK(torch::equal(transposedValues, values));
+}
+
 TEST_CASE("an int8 product stays within 1% of fp32's range, with its input's layer norm too; its rows' slice, its relu and layers stacked with it give exact results") {
   try {
     useInt8Engine();
