@@ -21,6 +21,7 @@ A=("$BIN/nmt-attention" --model rnn)
 check() { python3 - "$@" <<'PY' || fail "check $1 failed"
 import csv, glob, math, os, re, sys, xml.dom.minidom
 what, out = sys.argv[1], sys.argv[2]
+tolerance = float(sys.argv[3]) if what == 'heads' and len(sys.argv) > 3 else 1e-5  # heads' mean vs the main matrix
 def mains(out):  # the main matrices OUT/000001.csv, not the per-head files beside them
     return sorted(f for f in glob.glob(f'{out}/*.csv') if re.fullmatch(r'\d{6}\.csv', os.path.basename(f)))
 def rows(path):
@@ -90,7 +91,7 @@ elif what == 'heads':  # a full Transformer's per-head files of every sentence
         for i in range(len(tgt)):
             for j in range(len(src)):
                 mean = (heads[0][2][i][j] + heads[1][2][i][j]) / 2
-                assert abs(mean - w[i][j]) <= 1e-5, (main, i, j, mean, w[i][j])
+                assert abs(mean - w[i][j]) <= tolerance, (main, i, j, mean, w[i][j])
         # decoder self-attention: rows are the pieces produced, columns those fed (<s> first);
         # no row attends to a later position
         fed, produced, sw = matrix(f'{out}/{n}.decoder-self.layer1.head2.csv')
@@ -131,10 +132,15 @@ check self s
 expect_fail 1 "${A[@]}" --input in.txt --output-dir x --self-attention
 expect_line "$ERR" "nmt-attention: error: --self-attention needs a model with the transformer encoder; rnn has the rnn encoder"
 
-# --- full Transformer: the last layer's mean by default; every layer's and head's cross- and self-attention
-expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir h --all-heads --self-attention
+# --- full Transformer: the last layer's mean by default; every layer's and head's cross- and self-attention.
+# The heads come from one pass over the translation, the main matrix from the search's steps: in float32 the
+# two agree to rounding; with int8 (the default) a rounding of an activation to int8 may fall the other way in
+# one of them, and weights then differ by up to a few thousandths (5e-3 seen on the full preset).
+expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir h --all-heads --self-attention --int8 off
 check heads h
 check matrix h
+expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir h8 --all-heads --self-attention
+check heads h8 1e-2
 expect_ok "$BIN/nmt-attention" --model full --input in.txt --output-dir hf --all-heads --self-attention --reference ref.txt
 check heads hf
 pieces=$(check pieces hf)
