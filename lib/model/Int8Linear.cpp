@@ -39,10 +39,9 @@ bool startsWith(const std::string& text, const char* prefix) { return text.rfind
 // What q in [-qmax, qmax] is shifted by to lie in u8: 128 (0..255), or 64 for 7 bits (1..127).
 int activationShift(bool reduceRange) { return reduceRange ? 64 : 128; }
 
-// One row of K on its own symmetric scale (largest |x| / qmax, into *scale), q = round(x / scale) in
-// [-qmax, qmax], stored as q + shift. Inlined into each clone below.
-inline void quantizeRow(const float* row, int64_t K, float qmax, int shift, uint8_t* q, float* scale) {
-  // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
+// The largest |x| of a row of K. |x| compares as its bits do (sign cleared): an integer maximum, which
+// vectorizes (a float one does not). Inlined into each clone below, as the next ones are.
+inline float largestMagnitude(const float* row, int64_t K) {
   uint32_t largestBits = 0;
   for (int64_t k = 0; k < K; ++k) {
     uint32_t bits;
@@ -51,6 +50,13 @@ inline void quantizeRow(const float* row, int64_t K, float qmax, int shift, uint
   }
   float largest;
   std::memcpy(&largest, &largestBits, sizeof largest);
+  return largest;
+}
+
+// One row of K on its own symmetric scale (largest |x| / qmax, into *scale), q = round(x / scale) in
+// [-qmax, qmax], stored as q + shift.
+inline void quantizeRow(const float* row, int64_t K, float qmax, int shift, uint8_t* q, float* scale) {
+  const float largest = largestMagnitude(row, K);
   *scale = largest > 0.0f ? largest / qmax : 1.0f;
   const float inverse = 1.0f / *scale;
   for (int64_t k = 0; k < K; ++k) {
@@ -119,15 +125,7 @@ NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, cons
 NMT_VECTOR_CLONES void quantizeWeightRows(const float* w, int64_t N, int64_t K, float* scales, int8_t* values) {
   for (int64_t n = 0; n < N; ++n) {
     const float* row = w + n * K;
-    uint32_t largestBits = 0;  // |x| compares as its bits do (sign cleared): an integer maximum, which vectorizes
-    for (int64_t k = 0; k < K; ++k) {
-      uint32_t bits;
-      std::memcpy(&bits, row + k, sizeof bits);
-      largestBits = std::max(largestBits, bits & 0x7fffffffu);
-    }
-    float largest;
-    std::memcpy(&largest, &largestBits, sizeof largest);
-    const float scale = std::max(largest / 127.0f, 1e-12f);
+    const float scale = std::max(largestMagnitude(row, K) / 127.0f, 1e-12f);
     scales[n] = scale;
     int8_t* out = values + n * K;
     for (int64_t k = 0; k < K; ++k)
