@@ -73,7 +73,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   // sentence's positions (no copies of strided Q, K, V for bmm, no masked_fill; with int8 weights no
   // softmax operator either). Its sums are added in another order than bmm's: float32 translations
   // of test_2016_flickr came out the same, their scores within the last digits.
-  if (!oneQuery && !causal && Sq == Sk && !is_training() && !keyRows.defined()) {
+  if (!oneQuery && !causal && Sq == Sk && !is_training() && !keyRows.defined() && q.device().is_cpu()) {
     const auto positions = q.transpose(1, 2).reshape({B * Sq, heads_, 1, headDim_});  // a view where it can be
     const auto sentenceOf = torch::arange(B, torch::TensorOptions().dtype(torch::kLong)).repeat_interleave(Sq);
     if (canAttendOneQuery(positions, sharedKeys, sharedValues, sentenceOf)) {
