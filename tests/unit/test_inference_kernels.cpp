@@ -152,7 +152,7 @@ TEST_CASE("attendOneQuery reads bfloat16 keys and values as the floats they stan
       CAPTURE(Sk);
       const int64_t B = 3, H = 2;
       const auto q = torch::randn({B, H, 1, dk});
-      const auto keys = torch::randn({B, Sk, H, dk}).transpose(1, 2).to(torch::kBFloat16);  // strided, as decoders keep them
+      const auto keys = torch::randn({B, Sk, H, dk}).transpose(1, 2).to(torch::kBFloat16);  // heads interleaved: any row stride
       const auto values = torch::randn({B, H, Sk, dk}).to(torch::kBFloat16);
       auto mask = torch::ones({B, Sk}, torch::kBool);
       mask[2][Sk - 1] = false;
