@@ -11,6 +11,13 @@ namespace nmt {
 
 struct ArchiveValues::Values {
   c10::IValue byName;  // a name -> value dictionary
+
+  // The value saved under `key`; None when there is none.
+  c10::IValue valueOf(const std::string& key) const {
+    const auto dictionary = byName.toGenericDict();
+    const auto found = dictionary.find(key);
+    return found == dictionary.end() ? c10::IValue() : found->value();
+  }
 };
 
 ArchiveValues::ArchiveValues(const std::string& path) : values_(std::make_unique<Values>()) {
@@ -41,18 +48,16 @@ ArchiveValues::ArchiveValues(const std::string& path) : values_(std::make_unique
 ArchiveValues::~ArchiveValues() = default;
 
 bool ArchiveValues::tryRead(const std::string& key, at::Tensor& tensor) const {
-  const auto byName = values_->byName.toGenericDict();
-  const auto found = byName.find(key);
-  if (found == byName.end() || !found->value().isTensor()) return false;
-  tensor = found->value().toTensor();
+  const auto value = values_->valueOf(key);
+  if (!value.isTensor()) return false;
+  tensor = value.toTensor();
   return true;
 }
 
 bool ArchiveValues::tryRead(const std::string& key, std::string& text) const {
-  const auto byName = values_->byName.toGenericDict();
-  const auto found = byName.find(key);
-  if (found == byName.end() || !found->value().isString()) return false;
-  text = found->value().toStringRef();
+  const auto value = values_->valueOf(key);
+  if (!value.isString()) return false;
+  text = value.toStringRef();
   return true;
 }
 
