@@ -143,6 +143,7 @@ int main(int argc, char* argv[]) {
     auto model = app::loadModelFor(modelOptions, modelDir, runtime);
     OutputFile file(output.empty() ? "-" : output);
     Output out{file, file.stream(), options.decoding.nbest > 1 || scores};
+    options.decoding.scores = out.scored;  // greedy search skips what only the scores need
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
     options.decoding.keepAttention = prompt;  // the prompt can show it (:attn)
     Translator translator(model, options);

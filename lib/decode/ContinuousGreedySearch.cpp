@@ -12,12 +12,13 @@
 
 namespace nmt {
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity,
-                                               const Shortlist* shortlist)
+                                               const Shortlist* shortlist, bool scores)
     : model_(model),
       limits_(limits),
       device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
-      shortlist_(shortlist) {
+      shortlist_(shortlist),
+      scores_(scores) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");
@@ -150,10 +151,12 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  auto [best, next] = greedyPick(step.logits, slice);
+  auto [best, next] = greedyPick(step.logits, slice, scores_);
   if (slice) next = slice->deviceIds.index_select(0, next);
-  // one transfer to the host: each row's log-probability and token (then attention, if kept)
-  const auto host = torch::stack({best.to(torch::kFloat64), next.to(torch::kFloat64)}).cpu();
+  // one transfer to the host: each row's token and log-probability (then attention, if kept)
+  const auto host =
+      (scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)}) : next.to(torch::kFloat64).unsqueeze(0))
+          .cpu();
   const auto h = host.accessor<double, 2>();
   at::Tensor weights;
   if (keepingAttention_ > 0) weights = step.attention.to(torch::kCPU, torch::kFloat32).contiguous();
@@ -162,8 +165,8 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   std::vector<int64_t> endedSlots;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     Row& row = rows_[r];
-    const auto token = static_cast<int>(h[1][static_cast<int64_t>(r)]);
-    row.hypothesis.score += h[0][static_cast<int64_t>(r)];
+    const auto token = static_cast<int>(h[0][static_cast<int64_t>(r)]);
+    row.hypothesis.score += scores_ ? h[1][static_cast<int64_t>(r)] : std::numeric_limits<double>::quiet_NaN();
     if (row.keepAttention) {
       const float* w = weights.data_ptr<float>() + static_cast<int64_t>(r) * width;
       row.attention.insert(row.attention.end(), w, w + row.sourceLength);

@@ -40,8 +40,10 @@ class ContinuousGreedySearch {
   };
 
   // InputError when the model's decoder does not take newcomers. With a shortlist, each step scores
-  // only the union of the live rows' lists (Shortlist::batchList).
-  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr);
+  // only the union of the live rows' lists (Shortlist::batchList). Without scores each
+  // Hypothesis::score is NaN (greedyPick skips the softmax's normaliser).
+  ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
+                         bool scores = true);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
@@ -77,6 +79,7 @@ class ContinuousGreedySearch {
   c10::Device device_;
   std::size_t capacity_;
   const Shortlist* shortlist_;
+  bool scores_;
   OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first

@@ -13,6 +13,8 @@ struct DecodingOptions {
   double lengthPenalty = 1.0;  // beam search: alpha of GNMT's ((5 + length) / 6)^alpha; 0 ranks by raw log-probability
   DecodeLimits limits;         // how long a translation may grow
   bool keepAttention = false;  // the best hypothesis' attention over the source
+  bool scores = true;          // each hypothesis' log-probability (false: greedy search skips the softmax's
+                               // normaliser and leaves Hypothesis::score NaN; beam search needs them anyway)
 };
 
 // InputError when the beam or n-best size is below 1, or the n-best list longer than the beam.

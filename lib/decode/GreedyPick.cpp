@@ -13,8 +13,8 @@
 namespace nmt {
 namespace {
 
-// A row's largest entry and its first place (eight lanes, each keeping its own first largest), then the sum
-// of e^(x - largest) over the row. NaN anywhere: *place is -1.
+// A row's largest entry and its first place (eight lanes, each keeping its own first largest), then (with
+// sum) the sum of e^(x - largest) over the row. NaN anywhere: *place is -1.
 NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest, int64_t* place, float* sum) {
   const float minusInfinity = -std::numeric_limits<float>::infinity();
   Floats8 best = Floats8{} + minusInfinity;
@@ -50,6 +50,9 @@ NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest
     *place = -1;
     return;
   }
+  *largest = m;
+  *place = at;
+  if (!sum) return;
   Floats8 lanes = {};
   j = 0;
   for (; j + 8 <= n; j += 8) {
@@ -67,37 +70,35 @@ NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest
     expOfNonPositive(v);
     for (int64_t k = 0; k < n - j; ++k) total += v[k];
   }
-  *largest = m;
-  *place = at;
   *sum = total;
 }
 
-GreedyPick throughLogSoftmax(const at::Tensor& logits, const OutputSlice* slice) {
+GreedyPick throughLogSoftmax(const at::Tensor& logits, const OutputSlice* slice, bool withLogProbs) {
   auto logProbs = at::log_softmax(logits, -1);
   leaveOutUnproducible(logProbs, slice);
   auto [best, places] = bestOfEachRow(logProbs);
-  return {best, places};
+  return {withLogProbs ? best : at::Tensor(), places};
 }
 
 }  // namespace
 
-GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice) {
+GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice, bool withLogProbs) {
   if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || logits.size(1) == 0)
-    return throughLogSoftmax(logits, slice);
+    return throughLogSoftmax(logits, slice, withLogProbs);
   const auto rows = logits.contiguous();
   const int64_t R = rows.size(0), V = rows.size(1);
-  auto logProbs = at::empty({R}, rows.options());
+  auto logProbs = withLogProbs ? at::empty({R}, rows.options()) : at::Tensor();
   auto ids = at::empty({R}, rows.options().dtype(at::kLong));
-  float* lp = logProbs.data_ptr<float>();
+  float* lp = withLogProbs ? logProbs.data_ptr<float>() : nullptr;
   int64_t* id = ids.data_ptr<int64_t>();
   for (int64_t r = 0; r < R; ++r) {
     const float* row = rows.data_ptr<float>() + r * V;
     float largest = 0, sum = 0;
     int64_t place = -1;
-    largestAndSum(row, V, &largest, &place, &sum);
+    largestAndSum(row, V, &largest, &place, lp ? &sum : nullptr);
     if (place < 0) {  // NaN (or nothing but -inf): as log_softmax and the row's best have it
-      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), slice);
-      lp[r] = one.logProbs.item<float>();
+      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), slice, true);
+      if (lp) lp[r] = one.logProbs.item<float>();
       id[r] = one.ids.item<int64_t>();
       continue;
     }
@@ -108,7 +109,7 @@ GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice) {
         if ((j >= SpecialIds::kCount || SpecialIds::producible(static_cast<int>(j))) && (place < 0 || row[j] > row[place]))
           place = j;
     }
-    lp[r] = (row[place] - largest) - std::log(sum);
+    if (lp) lp[r] = (row[place] - largest) - std::log(sum);
     id[r] = place;
   }
   return {logProbs, ids};

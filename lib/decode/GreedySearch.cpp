@@ -9,7 +9,7 @@
 namespace nmt {
 
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                     bool keepAttention, const OutputSlice* slice) {
+                                     bool keepAttention, const OutputSlice* slice, bool scored) {
   const int64_t rows = batch.source.size(0);
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -31,13 +31,14 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   // A decoder that reads shared memory rows keeps the batch's memory whole, read through `alive`.
   const bool sharedMemory = model->decoder().readsMemoryRowsInPlace(device);
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
-  auto scores = torch::zeros({rows}, torch::TensorOptions().dtype(torch::kFloat64).device(device));
+  auto scores = torch::full({rows}, scored ? 0.0 : std::numeric_limits<double>::quiet_NaN(),
+                            torch::TensorOptions().dtype(torch::kFloat64).device(device));
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    auto [best, next] = greedyPick(step.logits, slice);
+    auto [best, next] = greedyPick(step.logits, slice, scored);
     if (slice) next = slice->deviceIds.index_select(0, next);
-    scores.index_add_(0, alive, best.to(torch::kFloat64));
+    if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
     if (keepAttention)
       attention.push_back(torch::zeros({rows, step.attention.size(1)}, step.attention.options())

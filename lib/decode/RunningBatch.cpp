@@ -2,8 +2,8 @@
 
 namespace nmt {
 
-RunningBatch::RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity)
-    : codec_(model.codec()), search_(model.model, limits, capacity, model.shortlist.get()) {}
+RunningBatch::RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity, bool scores)
+    : codec_(model.codec()), search_(model.model, limits, capacity, model.shortlist.get(), scores) {}
 
 Arrivals RunningBatch::encode(TranslationModel& model, DecodeLimits limits,
                               std::vector<std::pair<std::size_t, Translation>> sentences,

@@ -22,8 +22,8 @@ struct Arrivals {
 // step they end. Only for a model whose decoder takesNewcomers(). Call under inference mode.
 class RunningBatch {
  public:
-  // With the model's shortlist where it has one loaded.
-  RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity);
+  // With the model's shortlist where it has one loaded; scores: as DecodingOptions::scores.
+  RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity, bool scores = true);
 
   // Encodes the sentences (non-empty sources) as one group; reads only the model, so it may run on
   // another thread than the one that steps. keepAttention[i]: sentence i's attention is kept.

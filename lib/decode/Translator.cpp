@@ -115,7 +115,7 @@ void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<
 }
 
 void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {
-  RunningBatch running(model_, options_.decoding.limits, options_.batchSize);
+  RunningBatch running(model_, options_.decoding.limits, options_.batchSize, options_.decoding.scores);
   std::size_t next = 0;
   while (next < todo.size() || running.busy()) {
     // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once

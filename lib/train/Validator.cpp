@@ -36,7 +36,7 @@ ValidationResult Validator::run(Seq2Seq& model) const {
     const auto terms = labelSmoothedLoss(out.logProbs, gold, 0.0, SpecialIds::kPad);
     nll += terms.nll.item<double>();
     tokens += terms.tokens;
-    const auto translations = greedySearch(model, batch, limits_);
+    const auto translations = greedySearch(model, batch, limits_, false, nullptr, /*scores=*/false);
     for (std::size_t r = 0; r < translations.size(); ++r)
       hypotheses[batch.examples[r]] = targetBpe_.decodeIds(translations[r].tokens);
   }

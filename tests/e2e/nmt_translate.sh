@@ -170,6 +170,10 @@ awk -F' \\|\\|\\| ' 'NF != 3 || $1 !~ /^[0-9]+$/ || $3 !~ /^-?[0-9]+\.[0-9][0-9]
 expect_line "$(cut -d' ' -f1 <<< "$OUT" | uniq -c | awk '$1 != 3' | wc -l)" "0"
 expect_ok "${T[@]}" --input valid.src --scores
 greedy=$(awk -F' \\|\\|\\| ' '{ s += $3 } END { printf "%.4f", s }' <<< "$OUT")
+# greedy search without --scores skips the softmax's normaliser: the same translations
+scored=$(awk -F' \\|\\|\\| ' '{ print $2 }' <<< "$OUT")
+expect_ok "${T[@]}" --input valid.src
+expect_line "$OUT" "$scored"
 expect_ok "${T[@]}" --input valid.src --beam 5 --length-penalty 0 --scores
 beam=$(awk -F' \\|\\|\\| ' '{ s += $3 } END { printf "%.4f", s }' <<< "$OUT")
 awk -v b="$beam" -v g="$greedy" 'BEGIN { exit !(b >= g - 1e-3) }' || fail "beam total $beam below greedy $greedy"

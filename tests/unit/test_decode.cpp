@@ -17,6 +17,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -562,6 +563,15 @@ TEST_CASE("greedy search over a batch finds what it finds for each sentence alon
     lengths.insert(together[r].tokens.size() + together[r].finished);
   }
   CHECK(lengths.size() >= 3);  // rows left the batch at different steps
+  // without scores: the same tokens and attention, each score NaN
+  const auto unscored = greedySearch(model, batch, DecodeLimits{}, true, nullptr, /*scores=*/false);
+  REQUIRE(unscored.size() == 5);
+  for (int64_t r = 0; r < 5; ++r) {
+    CHECK(unscored[r].tokens == together[r].tokens);
+    CHECK(unscored[r].finished == together[r].finished);
+    CHECK(std::isnan(unscored[r].score));
+    CHECK(torch::equal(unscored[r].attention, together[r].attention));
+  }
 }
 
 namespace {
@@ -640,6 +650,17 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       CHECK(*liveCounts.rbegin() == 2);
       CHECK(running.waiting() == 0);
       checkEachAsAlone(model, pairs, got);
+    }
+    {  // without scores: each row's tokens as alone, its score NaN
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, /*scores=*/false);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      REQUIRE(got.size() == pairs.size());
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto alone = greedySearch(model, makeBatch(pairs, {i}, cpu), DecodeLimits{});
+        CHECK(got[i].tokens == alone[0].tokens);
+        CHECK(got[i].finished == alone[0].finished);
+        CHECK(std::isnan(got[i].score));
+      }
     }
     {  // a longer source taking an ended row's place widens every row's memory
       ContinuousGreedySearch running(model, DecodeLimits{}, 2);

@@ -120,6 +120,10 @@ TEST_CASE("greedyPick: log_softmax's best producible piece and its log-probabili
       CHECK(torch::equal(pick.ids, expectedIds));
       CHECK(torch::allclose(pick.logProbs, expectedLogProbs, 1e-6, 1e-5));
       CHECK(pick.ids[1].item<int64_t>() != (sliced ? -1 : nmt::SpecialIds::kPad));
+      // without log-probabilities: the same ids
+      const auto idsOnly = nmt::greedyPick(logits, sliced ? &slice : noSlice, false);
+      CHECK_FALSE(idsOnly.logProbs.defined());
+      CHECK(torch::equal(idsOnly.ids, expectedIds));
       // float64: through log_softmax itself
       const auto asDouble = nmt::greedyPick(logits.to(torch::kDouble), sliced ? &slice : noSlice);
       const auto [doubleLogProbs, doubleIds] = expectedOf(logits.to(torch::kDouble), sliced);
@@ -134,4 +138,6 @@ TEST_CASE("greedyPick: log_softmax's best producible piece and its log-probabili
   CHECK(torch::equal(pick.ids, std::get<1>(expectedOf(withNan, false))));  // log_softmax makes the row NaN
   CHECK(std::isnan(pick.logProbs[0].item<float>()));
   CHECK_FALSE(std::isnan(pick.logProbs[1].item<float>()));
+  CHECK(torch::equal(nmt::greedyPick(withNan, noSlice, false).ids, pick.ids));
+  CHECK(torch::equal(nmt::greedyPick(withNan.to(torch::kDouble), noSlice, false).ids, pick.ids));
 }
