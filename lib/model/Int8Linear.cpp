@@ -9,7 +9,9 @@
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <tuple>
 #include <utility>
 #include <cctype>
@@ -144,6 +146,11 @@ NMT_VECTOR_CLONES void sumRows(const int8_t* values, int64_t N, int64_t K, int32
 
 }  // namespace
 
+struct Int8Linear::Packed {
+  std::once_flag once;
+  onednn::PackedS8 weights;  // no bytes: not packed (no packed GEMM)
+};
+
 Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {
   if (!avx512vnni) return Int8Activations::Reduced7Bit;
   if (!isaLimit || !*isaLimit) return Int8Activations::Full8Bit;
@@ -246,11 +253,13 @@ void Int8Linear::prepare() {
     const int64_t N = values.size(0), K = values.size(1);
     columnOffsets_ = at::empty({N}, values.options().dtype(at::kInt));
     sumRows(values.data_ptr<int8_t>(), N, K, -shift, columnOffsets_.data_ptr<int32_t>());
+    values_ = values;
+    packed_ = std::make_shared<Packed>();
     return;
   }
   torch::jit::Stack stack{at::_make_per_tensor_quantized_tensor(values_, 1.0, 0), c10::optional<at::Tensor>()};
   prepackOp().callBoxed(&stack);
-  packed_ = std::move(stack[0]);
+  torchPacked_ = std::move(stack[0]);
 }
 
 Int8Linear Int8Linear::rows(const at::Tensor& ids) const {
@@ -295,7 +304,7 @@ at::Tensor Int8Linear::product(const at::Tensor& x, bool relu, const InputNorm* 
   if (oneDnn_) {
     y = productThroughOneDnn(rows, relu, norm);
   } else {
-    torch::jit::Stack stack{rows, packed_, reduceRange_};
+    torch::jit::Stack stack{rows, torchPacked_, reduceRange_};
     dynamicOp().callBoxed(&stack);
     y = stack[0].toTensor();
     y = bias_.defined() ? at::addcmul(bias_, y, scales_) : y.mul_(scales_);
@@ -322,9 +331,15 @@ at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu, cons
                  rowScales.data());
   }
   auto sums = at::empty({M, N}, x.options().dtype(at::kInt));
-  if (M > 0 && N > 0)
+  const int threads = matrixThreads();
+  if (M > 0 && N > 0 && threads <= 1 && onednn::packedAvailable())
+    std::call_once(packed_->once, [&] { packed_->weights = onednn::packS8(N, K, values_.data_ptr<int8_t>()); });
+  if (M > 0 && N > 0 && threads <= 1 && packed_->weights.bytes)
+    onednn::gemmU8S8(M, quantized.data_ptr<uint8_t>(), packed_->weights, columnOffsets_.data_ptr<int32_t>(),
+                     sums.data_ptr<int32_t>());
+  else if (M > 0 && N > 0)
     onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),
-                     columnOffsets_.data_ptr<int32_t>(), sums.data_ptr<int32_t>(), matrixThreads());
+                     columnOffsets_.data_ptr<int32_t>(), sums.data_ptr<int32_t>(), threads);
   auto y = at::empty({M, N}, x.options());
   scaleSums(sums.data_ptr<int32_t>(), M, N, rowScales.data(), scales_.data_ptr<float>(),
             bias_.defined() ? bias_.data_ptr<float>() : nullptr, relu, y.data_ptr<float>());

@@ -32,8 +32,9 @@ std::string describeInt8Activations();
 // - Where oneDNN is found (onednn::available()): each row of x on its own symmetric scale, shifted
 //   into u8, through oneDNN's gemm_u8s8s32 with the shift taken back off by column offsets, then
 //   scaled in one pass. About 10 us of its own per call (LibTorch's quantized::linear_dynamic had
-//   ~100 us, more than int8 saved on a decoder's small products), and no packing: a shortlist's
-//   rows are ready once selected.
+//   ~100 us, more than int8 saved on a decoder's small products). The int8 rows are packed for
+//   oneDNN's kernels at the first product on one thread (onednn::packS8), not at every one; a
+//   shortlist's rows are packed once a batch.
 // - Otherwise LibTorch's quantized::linear_dynamic (one scale for all of x), the int8 rows packed
 //   with one scale of 1 and the row scales and bias applied to the product (LibTorch's oneDNN
 //   packing reads per-row scales one element at a time: 22 ms for a shortlist's 1,900 rows).
@@ -80,7 +81,11 @@ class Int8Linear {
   bool reduceRange_;           // Int8Activations::Reduced7Bit
   bool oneDnn_;                // made when int8Products() was OneDnn: its products go that way
   at::Tensor columnOffsets_;  // [out] int32, oneDNN's way: -shift x the sum of each int8 row
-  c10::IValue packed_;        // LibTorch's way (no oneDNN found): values_ packed as qint8 with scale 1
+  // oneDNN's way: values_ packed for its kernels (onednn::packS8) at the first single-threaded product;
+  // shared by copies
+  struct Packed;
+  std::shared_ptr<Packed> packed_;
+  c10::IValue torchPacked_;   // LibTorch's way (no oneDNN found): values_ packed as qint8 with scale 1
 };
 
 // An untied layer's Int8Linear, its fp32 weight freed (its row count becomes 0): quantizing should

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace nmt::onednn {
@@ -12,12 +13,26 @@ using Sgemm = int (*)(char transa, char transb, int64_t M, int64_t N, int64_t K,
 using GemmU8S8S32 = int (*)(char transa, char transb, char offsetc, int64_t M, int64_t N, int64_t K, float alpha,
                             const uint8_t* A, int64_t lda, uint8_t ao, const int8_t* B, int64_t ldb, int8_t bo,
                             float beta, int32_t* C, int64_t ldc, const int32_t* co);
+// dnnl::impl::cpu's packed int8 GEMM (src/cpu/gemm/gemm_pack.hpp, oneDNN 2 and 3): column-major,
+// BLAS-style pointers to every argument
+using PackSizeS8 = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
+                           const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, std::size_t* size,
+                           bool* pack);
+using PackS8 = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
+                       const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, const void* src,
+                       void* dst);
+using ComputeS8U8 = int (*)(const char* transa, const char* transb, const char* offsetc, const int64_t* M,
+                            const int64_t* N, const int64_t* K, const int8_t* A, const int64_t* lda, const uint8_t* B,
+                            const int64_t* ldb, const float* beta, int32_t* C, const int64_t* ldc, const int32_t* co);
 using SetOmpThreads = void (*)(int);
 using GetOmpThreads = int (*)();
 
 struct Functions {
   Sgemm sgemm = nullptr;
   GemmU8S8S32 gemmU8S8S32 = nullptr;
+  PackSizeS8 packSizeS8 = nullptr;  // the three or none
+  PackS8 packS8 = nullptr;
+  ComputeS8U8 computeS8U8 = nullptr;
   SetOmpThreads setThreads = nullptr;  // oneDNN runs on the calling thread's OpenMP count
   GetOmpThreads getThreads = nullptr;
   std::string library;
@@ -49,7 +64,13 @@ const Functions& functions() {
     f.gemmU8S8S32 = reinterpret_cast<GemmU8S8S32>(symbol("dnnl_gemm_u8s8s32", nullptr));
     f.setThreads = reinterpret_cast<SetOmpThreads>(symbol("omp_set_num_threads", nullptr));
     f.getThreads = reinterpret_cast<GetOmpThreads>(symbol("omp_get_max_threads", nullptr));
-    if (!f.sgemm || !f.gemmU8S8S32 || !f.setThreads || !f.getThreads) f = Functions{};  // all or nothing
+    if (!f.sgemm || !f.gemmU8S8S32 || !f.setThreads || !f.getThreads) return Functions{};  // all or nothing
+    f.packSizeS8 = reinterpret_cast<PackSizeS8>(
+        symbol("_ZN4dnnl4impl3cpu26gemm_s8u8s32_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb", nullptr));
+    f.packS8 = reinterpret_cast<PackS8>(symbol("_ZN4dnnl4impl3cpu17gemm_s8u8s32_packEPKcS3_S3_PKlS5_S5_S5_S5_PKvPv", nullptr));
+    f.computeS8U8 = reinterpret_cast<ComputeS8U8>(
+        symbol("_ZN4dnnl4impl3cpu20gemm_s8u8s32_computeEPKcS3_S3_PKlS5_S5_PKaS5_PKhS5_PKfPiS5_PKi", nullptr));
+    if (!f.packSizeS8 || !f.packS8 || !f.computeS8U8) f.packSizeS8 = nullptr, f.packS8 = nullptr, f.computeS8U8 = nullptr;
     return f;
   }();
   return found;
@@ -96,6 +117,37 @@ void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W
   const OmpThreads scope(f, threads);
   // offsetc 'R': co holds one value per column of C (oneDNN calls it a row offset: a row vector)
   check(f.gemmU8S8S32('N', 'T', 'R', M, N, K, 1.0f, A, K, 0, W, K, 0, 0.0f, C, N, columnOffsets), "gemm_u8s8s32");
+}
+
+bool packedAvailable() { return functions().computeS8U8 != nullptr; }
+
+// What dnnl_gemm_u8s8s32 above does inside: oneDNN is column-major, so C^T [N, M] = W [N, K] x A^T,
+// with W (s8) the first operand, read transposed from its [N, K] rows, and the offsets one per row
+// of C^T ('C').
+PackedS8 packS8(int64_t N, int64_t K, const int8_t* W) {
+  const auto& f = functions();
+  if (!f.packS8 || N <= 0 || K <= 0) return {};
+  const OmpThreads scope(f, 1);
+  // a decoder step's row count: oneDNN's blocking follows it (packed for 1 row, products were no faster)
+  const int64_t rows = 64, ld = K;
+  std::size_t size = 0;
+  bool pack = false;
+  check(f.packSizeS8("A", "T", "N", &N, &rows, &K, &ld, &ld, &size, &pack), "gemm_s8u8s32_pack_get_size");
+  if (!pack || size == 0) return {};
+  void* bytes = std::aligned_alloc(64, (size + 63) / 64 * 64);
+  if (!bytes) throw std::bad_alloc();
+  PackedS8 packed{std::shared_ptr<void>(bytes, std::free), N, K};
+  check(f.packS8("A", "T", "N", &N, &rows, &K, &ld, &ld, W, bytes), "gemm_s8u8s32_pack");
+  return packed;
+}
+
+void gemmU8S8(int64_t M, const uint8_t* A, const PackedS8& W, const int32_t* columnOffsets, int32_t* C) {
+  const auto& f = functions();
+  const OmpThreads scope(f, 1);
+  const float beta = 0.0f;
+  check(f.computeS8U8("P", "N", "C", &W.N, &M, &W.K, static_cast<const int8_t*>(W.bytes.get()), &W.K, A, &W.K, &beta,
+                      C, &W.N, columnOffsets),
+        "gemm_s8u8s32_compute");
 }
 
 }  // namespace nmt::onednn

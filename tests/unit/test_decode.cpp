@@ -12,6 +12,7 @@
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
+#include "util/Threads.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -493,6 +494,13 @@ TEST_CASE("an int8 product stays within 1% of fp32's range, with its input's lay
       CHECK(torch::equal(got[1][2], bias));          // zeros times anything, plus the bias
       const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
       CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
+      {  // on one thread oneDNN's way reads the int8 rows packed for its kernels: the same numbers
+        const SingleThreadedBlas one;
+        CHECK(torch::equal(int8(x), got));
+        CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
+        if (int8EveryLayer())  // a row on its own scale: the same alone as in the batch
+          CHECK(torch::equal(int8(x.reshape({6, 70}).narrow(0, 1, 1)), got[0][1].unsqueeze(0)));
+      }
       CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
       const auto relu = int8.relu(x);
       CHECK(torch::equal(relu, torch::relu(got)));  // exactly, whichever way the relu is taken

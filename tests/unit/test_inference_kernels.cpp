@@ -3,6 +3,7 @@
 #include "model/InferenceLinear.h"
 #include "model/Int8Gru.h"
 #include "model/InferenceAttention.h"
+#include "model/OneDnnBlas.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -228,5 +229,34 @@ TEST_CASE("Int8Gru gives LibTorch's GRU over packed rows to int8 rounding: 2 lay
   for (int64_t b = 0; b < B; ++b) {
     const int64_t length = lengths[b].item<int64_t>();
     if (length < S) CHECK(outputs[b].narrow(0, length, S - length).abs().max().item<float>() == 0.0f);
+  }
+}
+
+TEST_CASE("oneDNN's packed int8 product gives the sums of the unpacked one: shapes with remainders, one row, more rows than packed for, 7 and 8 bits") {
+  if (!onednn::available() || !onednn::packedAvailable()) NMT_SKIP_TEST("no packed int8 GEMM in this oneDNN");
+  torch::manual_seed(11);
+  for (const auto& [N, K] : std::vector<std::pair<int64_t, int64_t>>{{5, 7}, {300, 256}, {8000, 64}, {33, 1030}}) {
+    const auto W = torch::randint(-127, 128, {N, K}, torch::kChar);
+    const auto offsets = torch::randint(-50000, 50000, {N}, torch::kInt);
+    const auto packed = onednn::packS8(N, K, W.data_ptr<int8_t>());
+    REQUIRE(packed.bytes);
+    for (const int64_t M : {1, 3, 64, 129, 1000}) {
+      CAPTURE(N);
+      CAPTURE(K);
+      CAPTURE(M);
+      // 8-bit activations (which CPUs without VNNI saturate, both ways alike), then 7-bit ones (exact everywhere)
+      for (const int64_t top : {256, 128}) {
+        const auto A = torch::randint(0, top, {M, K}, torch::kByte);
+        auto plain = torch::empty({M, N}, torch::kInt), fromPacked = torch::full({M, N}, 7, torch::kInt);
+        onednn::gemmU8S8(M, N, K, A.data_ptr<uint8_t>(), W.data_ptr<int8_t>(), offsets.data_ptr<int32_t>(),
+                         plain.data_ptr<int32_t>(), 1);
+        onednn::gemmU8S8(M, A.data_ptr<uint8_t>(), packed, offsets.data_ptr<int32_t>(), fromPacked.data_ptr<int32_t>());
+        CHECK(torch::equal(plain, fromPacked));
+        if (top == 128) {  // and what the sums are
+          const auto expected = torch::matmul(A.to(torch::kLong), W.to(torch::kLong).t()) + offsets.to(torch::kLong);
+          CHECK(torch::equal(fromPacked.to(torch::kLong), expected));
+        }
+      }
+    }
   }
 }
