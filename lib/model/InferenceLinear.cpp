@@ -1,5 +1,6 @@
 #include "model/InferenceLinear.h"
 
+#include "model/FloatWeightPacks.h"
 #include "model/OneDnnBlas.h"
 #include "util/Threads.h"
 #include "util/TorchCompat.h"
@@ -54,9 +55,15 @@ at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at
     const float* b = bias.contiguous().data_ptr<float>();
     for (int64_t m = 0; m < M; ++m) std::memcpy(yp + m * out, b, static_cast<std::size_t>(out) * sizeof(float));
   }
-  if (M > 0 && out > 0)
+  const int threads = matrixThreads();
+  // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
+  const auto packed = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight) ? packedWeight(w)
+                                                                                      : onednn::PackedMatrix{};
+  if (packed.bytes)
+    onednn::sgemm(M, rows.data_ptr<float>(), std::max<int64_t>(1, lda), packed, bias.defined() ? 1.0f : 0.0f, yp);
+  else if (M > 0 && out > 0)
     onednn::sgemm(M, out, in, rows.data_ptr<float>(), std::max<int64_t>(1, lda), w.data_ptr<float>(),
-                  std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, yp, matrixThreads());
+                  std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, yp, threads);
   if (relu)  // as at::relu: below 0 becomes 0; -0 and NaN stay
     for (int64_t i = 0, n = M * out; i < n; ++i) yp[i] = yp[i] < 0.0f ? 0.0f : yp[i];
   return y;

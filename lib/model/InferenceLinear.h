@@ -28,7 +28,9 @@ std::string describeFloatProducts();
 // y = x W^T + b. x [..., in], weight [out, in], bias [out] or undefined. Through oneDNN's sgemm
 // when floatProducts() is OneDnn, no gradient is recorded, autocast is off and all three are
 // float32 on the CPU; through at::linear otherwise. Its threads: matrixThreads() at the call
-// (1 inside SingleThreadedBlas), as OpenBLAS's would be.
+// (1 inside SingleThreadedBlas), as OpenBLAS's would be. On one thread the weight is packed for
+// oneDNN once (packedWeight), not at every call; for some row counts its sums are added in
+// another order than unpacked (onednn::sgemm with a PackedMatrix).
 at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);
 // relu(x W^T + b), the relu taken as the product's rows are still in cache where oneDNN makes them.
 at::Tensor inferenceLinearRelu(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);

@@ -148,7 +148,7 @@ NMT_VECTOR_CLONES void sumRows(const int8_t* values, int64_t N, int64_t K, int32
 
 struct Int8Linear::Packed {
   std::once_flag once;
-  onednn::PackedS8 weights;  // no bytes: not packed (no packed GEMM)
+  onednn::PackedMatrix weights;  // no bytes: not packed (no packed GEMM)
 };
 
 Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {

@@ -13,14 +13,20 @@ using Sgemm = int (*)(char transa, char transb, int64_t M, int64_t N, int64_t K,
 using GemmU8S8S32 = int (*)(char transa, char transb, char offsetc, int64_t M, int64_t N, int64_t K, float alpha,
                             const uint8_t* A, int64_t lda, uint8_t ao, const int8_t* B, int64_t ldb, int8_t bo,
                             float beta, int32_t* C, int64_t ldc, const int32_t* co);
-// dnnl::impl::cpu's packed int8 GEMM (src/cpu/gemm/gemm_pack.hpp, oneDNN 2 and 3): column-major,
+// dnnl::impl::cpu's packed GEMM (src/cpu/gemm/gemm_pack.hpp, oneDNN 2 and 3): column-major,
 // BLAS-style pointers to every argument
-using PackSizeS8 = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
-                           const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, std::size_t* size,
-                           bool* pack);
+using PackSize = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
+                         const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, std::size_t* size,
+                         bool* pack);
 using PackS8 = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
                        const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, const void* src,
                        void* dst);
+using PackF32 = int (*)(const char* identifier, const char* transa, const char* transb, const int64_t* M,
+                        const int64_t* N, const int64_t* K, const int64_t* lda, const int64_t* ldb, const float* src,
+                        float* dst);
+using ComputeF32 = int (*)(const char* transa, const char* transb, const int64_t* M, const int64_t* N, const int64_t* K,
+                           const float* A, const int64_t* lda, const float* B, const int64_t* ldb, const float* beta,
+                           float* C, const int64_t* ldc);
 using ComputeS8U8 = int (*)(const char* transa, const char* transb, const char* offsetc, const int64_t* M,
                             const int64_t* N, const int64_t* K, const int8_t* A, const int64_t* lda, const uint8_t* B,
                             const int64_t* ldb, const float* beta, int32_t* C, const int64_t* ldc, const int32_t* co);
@@ -30,9 +36,12 @@ using GetOmpThreads = int (*)();
 struct Functions {
   Sgemm sgemm = nullptr;
   GemmU8S8S32 gemmU8S8S32 = nullptr;
-  PackSizeS8 packSizeS8 = nullptr;  // the three or none
+  PackSize packSizeS8 = nullptr;  // the six or none
   PackS8 packS8 = nullptr;
   ComputeS8U8 computeS8U8 = nullptr;
+  PackSize packSizeF32 = nullptr;
+  PackF32 packF32 = nullptr;
+  ComputeF32 computeF32 = nullptr;
   SetOmpThreads setThreads = nullptr;  // oneDNN runs on the calling thread's OpenMP count
   GetOmpThreads getThreads = nullptr;
   std::string library;
@@ -65,12 +74,23 @@ const Functions& functions() {
     f.setThreads = reinterpret_cast<SetOmpThreads>(symbol("omp_set_num_threads", nullptr));
     f.getThreads = reinterpret_cast<GetOmpThreads>(symbol("omp_get_max_threads", nullptr));
     if (!f.sgemm || !f.gemmU8S8S32 || !f.setThreads || !f.getThreads) return Functions{};  // all or nothing
-    f.packSizeS8 = reinterpret_cast<PackSizeS8>(
+    f.packSizeS8 = reinterpret_cast<PackSize>(
         symbol("_ZN4dnnl4impl3cpu26gemm_s8u8s32_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb", nullptr));
     f.packS8 = reinterpret_cast<PackS8>(symbol("_ZN4dnnl4impl3cpu17gemm_s8u8s32_packEPKcS3_S3_PKlS5_S5_S5_S5_PKvPv", nullptr));
     f.computeS8U8 = reinterpret_cast<ComputeS8U8>(
         symbol("_ZN4dnnl4impl3cpu20gemm_s8u8s32_computeEPKcS3_S3_PKlS5_S5_PKaS5_PKhS5_PKfPiS5_PKi", nullptr));
-    if (!f.packSizeS8 || !f.packS8 || !f.computeS8U8) f.packSizeS8 = nullptr, f.packS8 = nullptr, f.computeS8U8 = nullptr;
+    f.packSizeF32 = reinterpret_cast<PackSize>(
+        symbol("_ZN4dnnl4impl3cpu19sgemm_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb", nullptr));
+    f.packF32 = reinterpret_cast<PackF32>(symbol("_ZN4dnnl4impl3cpu10sgemm_packEPKcS3_S3_PKlS5_S5_S5_S5_PKfPf", nullptr));
+    f.computeF32 = reinterpret_cast<ComputeF32>(
+        symbol("_ZN4dnnl4impl3cpu13sgemm_computeEPKcS3_PKlS5_S5_PKfS5_S7_S5_S7_PfS5_", nullptr));
+    if (!f.packSizeS8 || !f.packS8 || !f.computeS8U8 || !f.packSizeF32 || !f.packF32 || !f.computeF32) {
+      f.packSizeS8 = f.packSizeF32 = nullptr;
+      f.packS8 = nullptr;
+      f.packF32 = nullptr;
+      f.computeS8U8 = nullptr;
+      f.computeF32 = nullptr;
+    }
     return f;
   }();
   return found;
@@ -121,33 +141,54 @@ void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W
 
 bool packedAvailable() { return functions().computeS8U8 != nullptr; }
 
-// What dnnl_gemm_u8s8s32 above does inside: oneDNN is column-major, so C^T [N, M] = W [N, K] x A^T,
-// with W (s8) the first operand, read transposed from its [N, K] rows, and the offsets one per row
-// of C^T ('C').
-PackedS8 packS8(int64_t N, int64_t K, const int8_t* W) {
-  const auto& f = functions();
-  if (!f.packS8 || N <= 0 || K <= 0) return {};
-  const OmpThreads scope(f, 1);
+namespace {
+
+// oneDNN's size of W [N, K] packed, then W packed into a buffer of that size. oneDNN is column-major:
+// C^T [N, M] = W [N, K] x A^T, W the first operand ("A"), read transposed ("T") from its rows.
+template <class Element, class SizeOf, class Pack>
+PackedMatrix packed(int64_t N, int64_t K, const Element* W, int64_t ldw, SizeOf sizeOf, Pack pack, const char* name) {
+  if (!packedAvailable() || N <= 0 || K <= 0) return {};
+  const OmpThreads scope(functions(), 1);
   // a decoder step's row count: oneDNN's blocking follows it (packed for 1 row, products were no faster)
-  const int64_t rows = 64, ld = K;
+  const int64_t rows = 64;
   std::size_t size = 0;
-  bool pack = false;
-  check(f.packSizeS8("A", "T", "N", &N, &rows, &K, &ld, &ld, &size, &pack), "gemm_s8u8s32_pack_get_size");
-  if (!pack || size == 0) return {};
+  bool pays = false;
+  check(sizeOf("A", "T", "N", &N, &rows, &K, &ldw, &K, &size, &pays), name);
+  if (!pays || size == 0) return {};
   void* bytes = std::aligned_alloc(64, (size + 63) / 64 * 64);
   if (!bytes) throw std::bad_alloc();
-  PackedS8 packed{std::shared_ptr<void>(bytes, std::free), N, K};
-  check(f.packS8("A", "T", "N", &N, &rows, &K, &ld, &ld, W, bytes), "gemm_s8u8s32_pack");
-  return packed;
+  PackedMatrix out{std::shared_ptr<void>(bytes, std::free), N, K};
+  check(pack("A", "T", "N", &N, &rows, &K, &ldw, &K, W, static_cast<Element*>(bytes)), name);
+  return out;
 }
 
-void gemmU8S8(int64_t M, const uint8_t* A, const PackedS8& W, const int32_t* columnOffsets, int32_t* C) {
+}  // namespace
+
+PackedMatrix packS8(int64_t N, int64_t K, const int8_t* W) {
+  const auto& f = functions();
+  return packed(N, K, W, K, f.packSizeS8, f.packS8, "gemm_s8u8s32_pack");
+}
+
+PackedMatrix packF32(int64_t N, int64_t K, const float* W, int64_t ldw) {
+  const auto& f = functions();
+  return packed(N, K, W, ldw, f.packSizeF32, f.packF32, "sgemm_pack");
+}
+
+// What dnnl_gemm_u8s8s32 does inside, W packed ("P"); the offsets one per row of C^T ('C').
+void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t* columnOffsets, int32_t* C) {
   const auto& f = functions();
   const OmpThreads scope(f, 1);
   const float beta = 0.0f;
   check(f.computeS8U8("P", "N", "C", &W.N, &M, &W.K, static_cast<const int8_t*>(W.bytes.get()), &W.K, A, &W.K, &beta,
                       C, &W.N, columnOffsets),
         "gemm_s8u8s32_compute");
+}
+
+void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C) {
+  const auto& f = functions();
+  const OmpThreads scope(f, 1);
+  check(f.computeF32("P", "N", &W.N, &M, &W.K, static_cast<const float*>(W.bytes.get()), &W.K, A, &lda, &beta, C, &W.N),
+        "sgemm_compute");
 }
 
 }  // namespace nmt::onednn

@@ -25,20 +25,26 @@ void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const f
 void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W, const int32_t* columnOffsets,
               int32_t* C, int threads);
 
-// W [N, K] s8 in the layout oneDNN's int8 kernels read, for products on one thread. gemmU8S8 packs W at
-// every call: a third of an int8 decoder step's product time. oneDNN's packed GEMM (gemm_s8u8s32_pack
-// and _compute) is exported but not in dnnl.h: it is looked up by its C++ names, so a library whose
+// W [N, K] in the layout oneDNN's kernels read, for products on one thread. sgemm and gemmU8S8 above
+// pack W at every call: a third of an int8 decoder step's product time, and for the few rows of a
+// step's float32 products a third or more too. oneDNN's packed GEMM (sgemm_pack, gemm_s8u8s32_pack and
+// their _compute) is exported but not in dnnl.h: it is looked up by its C++ names, so a library whose
 // signatures differ has none (packedAvailable() false). One thread only: oneDNN splits a packed product
 // among threads as it planned for the row count given at packing, and on 2 threads left the rows past
 // that count uncomputed.
-struct PackedS8 {
-  std::shared_ptr<void> bytes;  // 64-byte aligned
+struct PackedMatrix {
+  std::shared_ptr<void> bytes;  // 64-byte aligned; null: not packed
   int64_t N = 0, K = 0;
 };
 bool packedAvailable();
-// Empty (no bytes) where !packedAvailable() or oneDNN would read W as it is.
-PackedS8 packS8(int64_t N, int64_t K, const int8_t* W);
+// Empty (no bytes) where !packedAvailable() or oneDNN would read W as it is. ldw: the distance between rows.
+PackedMatrix packS8(int64_t N, int64_t K, const int8_t* W);
+PackedMatrix packF32(int64_t N, int64_t K, const float* W, int64_t ldw);
 // gemmU8S8 on one thread with W packed: the same sums, any M.
-void gemmU8S8(int64_t M, const uint8_t* A, const PackedS8& W, const int32_t* columnOffsets, int32_t* C);
+void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t* columnOffsets, int32_t* C);
+// sgemm on one thread with W packed. Not always the same floats as unpacked: unpacked, oneDNN picks
+// other kernels for some row counts (a vector product for one row; with AVX-512 its small-n kernels up
+// to 15 rows, with AVX2 others for 128), which add in another order.
+void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C);
 
 }  // namespace nmt::onednn

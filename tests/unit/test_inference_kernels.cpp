@@ -3,10 +3,14 @@
 #include "model/InferenceLinear.h"
 #include "model/Int8Gru.h"
 #include "model/InferenceAttention.h"
+#include "model/FloatWeightPacks.h"
 #include "model/OneDnnBlas.h"
+#include "util/Threads.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
+
+#include <optional>
 
 using namespace nmt;
 
@@ -45,11 +49,16 @@ TEST_CASE("inferenceLinear through oneDNN's sgemm equals LibTorch's linear: 3-d 
       {torch::randn({0, 40}), wide, bias},                              // no rows
   };
   const auto biasBefore = bias.clone(), wideBefore = wide.clone();
-  for (const auto& c : cases) {
-    const auto expected = at::linear(c.x, c.weight, c.bias);
-    const auto got = inferenceLinear(c.x, c.weight, c.bias);
-    CHECK(got.sizes() == expected.sizes());
-    if (expected.numel() > 0) CHECK(torch::allclose(got, expected, 1e-5, 1e-5));
+  for (const bool oneThread : {false, true}) {  // on one thread, through the weights packed for oneDNN
+    CAPTURE(oneThread);
+    std::optional<SingleThreadedBlas> one;
+    if (oneThread) one.emplace();
+    for (const auto& c : cases) {
+      const auto expected = at::linear(c.x, c.weight, c.bias);
+      const auto got = inferenceLinear(c.x, c.weight, c.bias);
+      CHECK(got.sizes() == expected.sizes());
+      if (expected.numel() > 0) CHECK(torch::allclose(got, expected, 1e-5, 1e-5));
+    }
   }
   // the product writes only its result (sgemm adds to its output, which must never be the bias)
   CHECK(torch::equal(bias, biasBefore));
@@ -258,5 +267,46 @@ TEST_CASE("oneDNN's packed int8 product gives the sums of the unpacked one: shap
         }
       }
     }
+  }
+}
+
+TEST_CASE("float32 weights packed for oneDNN: one pack a weight while it lives unchanged; a change packs it again, a freed weight's pack goes") {
+  if (floatProducts() != FloatProducts::OneDnn || !onednn::packedAvailable()) NMT_SKIP_TEST("no packed sgemm in this oneDNN");
+  torch::manual_seed(12);
+  const SingleThreadedBlas one;
+  auto weight = torch::randn({300, 64});
+  const auto bias = torch::randn({300});
+  const auto x = torch::randn({20, 64});
+  {
+    c10::InferenceMode inference;
+    const auto first = packedWeight(weight);
+    REQUIRE(first.bytes);
+    CHECK(first.N == 300);
+    CHECK(first.K == 64);
+    CHECK(packedWeight(weight).bytes == first.bytes);  // kept
+    CHECK(torch::allclose(inferenceLinear(x, weight, bias), at::linear(x, weight, bias), 1e-5, 1e-5));
+    // a narrowed view is a weight of its own
+    const auto rows = weight.narrow(0, 10, 50);
+    CHECK(packedWeight(rows).bytes != first.bytes);
+    CHECK(torch::allclose(inferenceLinear(x, rows, bias.narrow(0, 10, 50)), at::linear(x, rows, bias.narrow(0, 10, 50)), 1e-5, 1e-5));
+  }
+  // changed in place (outside inference, as an optimizer's step): the product follows the new values
+  {
+    torch::NoGradGuard noGrad;
+    weight.mul_(-2);
+  }
+  {
+    c10::InferenceMode inference;
+    CHECK(torch::allclose(inferenceLinear(x, weight, bias), at::linear(x, weight, bias), 1e-5, 1e-5));
+    // a batch's slice made under inference mode (no version counter), then freed: its pack goes at the next pack
+    std::size_t before = 0;
+    {
+      const auto slice = weight.index_select(0, torch::arange(0, 300, 3));
+      CHECK(torch::allclose(inferenceLinear(x, slice, torch::Tensor()), at::linear(x, slice), 1e-5, 1e-5));
+      before = packedWeightsKept();
+    }
+    const auto other = torch::randn({8, 64});
+    CHECK(torch::allclose(inferenceLinear(x, other, torch::Tensor()), at::linear(x, other), 1e-5, 1e-5));
+    CHECK(packedWeightsKept() == before);  // the slice's pack went, the other's came
   }
 }
