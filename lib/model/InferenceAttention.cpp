@@ -47,6 +47,22 @@ __attribute__((always_inline)) inline void headScoresOf(const float* q, const El
     const Element *k1 = k0 + keyStride, *k2 = k1 + keyStride, *k3 = k2 + keyStride;
     Floats8 s0 = {}, s1 = {}, s2 = {}, s3 = {};
     int64_t d = 0;
+    for (; d + 16 <= dk; d += 16) {  // the same additions as eight at a time, fewer instructions for bfloat16
+      Floats8 a, a8, b0, b08, b1, b18, b2, b28, b3, b38;
+      load16(a, a8, q + d);
+      load16(b0, b08, k0 + d);
+      load16(b1, b18, k1 + d);
+      load16(b2, b28, k2 + d);
+      load16(b3, b38, k3 + d);
+      s0 += a * b0;
+      s1 += a * b1;
+      s2 += a * b2;
+      s3 += a * b3;
+      s0 += a8 * b08;
+      s1 += a8 * b18;
+      s2 += a8 * b28;
+      s3 += a8 * b38;
+    }
     for (; d + 8 <= dk; d += 8) {
       Floats8 a, b0, b1, b2, b3;
       load8(a, q + d);
@@ -59,14 +75,18 @@ __attribute__((always_inline)) inline void headScoresOf(const float* q, const El
       s2 += a * b2;
       s3 += a * b3;
     }
-    float sums[4] = {laneSum(s0), laneSum(s1), laneSum(s2), laneSum(s3)};
+    float sums[4];
+    laneSums(s0, s1, s2, s3, sums);
     for (; d < dk; ++d) {
       sums[0] += q[d] * floatOf(k0[d]);
       sums[1] += q[d] * floatOf(k1[d]);
       sums[2] += q[d] * floatOf(k2[d]);
       sums[3] += q[d] * floatOf(k3[d]);
     }
-    for (int k = 0; k < 4; ++k) scores[j + k] = sums[k] / scale;
+    Floats4 quotients;
+    std::memcpy(&quotients, sums, sizeof quotients);
+    quotients /= scale;
+    std::memcpy(scores + j, &quotients, sizeof quotients);
   }
   for (; j < Sk; ++j) scores[j] = dot(q, keys + j * keyStride, dk) / scale;
   if (real)
@@ -87,10 +107,8 @@ __attribute__((always_inline)) inline void headContextOf(const float* weights, c
       const float w = weights[j];
       const Element* value = values + j * valueStride + d;
       Floats8 v0, v1, v2, v3;
-      load8(v0, value);
-      load8(v1, value + 8);
-      load8(v2, value + 16);
-      load8(v3, value + 24);
+      load16(v0, v1, value);
+      load16(v2, v3, value + 16);
       c0 += v0 * w;
       c1 += v1 * w;
       c2 += v2 * w;
