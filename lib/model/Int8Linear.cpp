@@ -105,19 +105,43 @@ NMT_VECTOR_CLONES void normalizeAndQuantizeRows(const float* x, int64_t M, int64
   }
 }
 
-// y [M, N] = sums x rowScale x columnScale (+ bias), then max(y, 0) if relu
-NMT_VECTOR_CLONES void scaleSums(const int32_t* sums, int64_t M, int64_t N, const float* rowScales,
-                                 const float* columnScales, const float* bias, bool relu, float* y) {
+// One element of y: sum x rowScale x columnScale (+ bias), then max(y, 0) if relu.
+inline float scaledSum(int32_t sum, float rowScale, float columnScale, const float* bias, int64_t n, bool relu) {
+  float y = static_cast<float>(sum) * rowScale * columnScale;
+  if (bias) y += bias[n];
+  return relu ? (y > 0.0f ? y : 0.0f) : y;
+}
+
+// The int32 sums [M, N] made floats in place (scaledSum): the product's output is one buffer, not
+// two (at 8,000 columns, 2 MB a step less to go through the caches). Eight at a time, each read
+// before it is written, through memcpy (the same bytes are int32 first, float after).
+NMT_VECTOR_CLONES void scaleSumsInPlace(void* sumsThenY, int64_t M, int64_t N, const float* rowScales,
+                                        const float* columnScales, const float* bias, bool relu) {
+  char* bytes = static_cast<char*>(sumsThenY);
   for (int64_t m = 0; m < M; ++m) {
     const float rowScale = rowScales[m];
-    const int32_t* s = sums + m * N;
-    float* out = y + m * N;
-    if (bias)
-      for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n] + bias[n];
-    else
-      for (int64_t n = 0; n < N; ++n) out[n] = static_cast<float>(s[n]) * rowScale * columnScales[n];
-    if (relu)
-      for (int64_t n = 0; n < N; ++n) out[n] = out[n] > 0.0f ? out[n] : 0.0f;
+    char* row = bytes + m * N * 4;
+    int64_t n = 0;
+    for (; n + 8 <= N; n += 8) {
+      Ints8 s;
+      std::memcpy(&s, row + n * 4, sizeof s);
+      Floats8 c, y = __builtin_convertvector(s, Floats8) * rowScale;
+      load8(c, columnScales + n);
+      y = y * c;
+      if (bias) {
+        Floats8 b;
+        load8(b, bias + n);
+        y = y + b;
+      }
+      if (relu) y = y > 0.0f ? y : Floats8{};
+      std::memcpy(row + n * 4, &y, sizeof y);
+    }
+    for (; n < N; ++n) {
+      int32_t s;
+      std::memcpy(&s, row + n * 4, sizeof s);
+      const float y = scaledSum(s, rowScale, columnScales[n], bias, n, relu);
+      std::memcpy(row + n * 4, &y, sizeof y);
+    }
   }
 }
 
@@ -330,19 +354,20 @@ at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu, cons
     quantizeRows(x.data_ptr<float>(), M, K, qmax, activationShift(reduceRange_), quantized.data_ptr<uint8_t>(),
                  rowScales.data());
   }
-  auto sums = at::empty({M, N}, x.options().dtype(at::kInt));
+  // the int32 sums, then (scaleSumsInPlace) the float products
+  auto y = at::empty({M, N}, x.options());
+  static_assert(sizeof(int32_t) == sizeof(float));
+  auto* sums = static_cast<int32_t*>(static_cast<void*>(y.data_ptr<float>()));
   const int threads = matrixThreads();
   if (M > 0 && N > 0 && threads <= 1 && onednn::packedAvailable())
     std::call_once(packed_->once, [&] { packed_->weights = onednn::packS8(N, K, values_.data_ptr<int8_t>()); });
   if (M > 0 && N > 0 && threads <= 1 && packed_->weights.bytes)
-    onednn::gemmU8S8(M, quantized.data_ptr<uint8_t>(), packed_->weights, columnOffsets_.data_ptr<int32_t>(),
-                     sums.data_ptr<int32_t>());
+    onednn::gemmU8S8(M, quantized.data_ptr<uint8_t>(), packed_->weights, columnOffsets_.data_ptr<int32_t>(), sums);
   else if (M > 0 && N > 0)
     onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),
-                     columnOffsets_.data_ptr<int32_t>(), sums.data_ptr<int32_t>(), threads);
-  auto y = at::empty({M, N}, x.options());
-  scaleSums(sums.data_ptr<int32_t>(), M, N, rowScales.data(), scales_.data_ptr<float>(),
-            bias_.defined() ? bias_.data_ptr<float>() : nullptr, relu, y.data_ptr<float>());
+                     columnOffsets_.data_ptr<int32_t>(), sums, threads);
+  scaleSumsInPlace(sums, M, N, rowScales.data(), scales_.data_ptr<float>(), bias_.defined() ? bias_.data_ptr<float>() : nullptr,
+                   relu);
   return y;
 }
 
