@@ -1,5 +1,6 @@
 #include "model/BahdanauAttention.h"
 
+#include "model/InferenceAttention.h"
 #include "model/InferenceLinear.h"
 #include "model/Layers.h"
 
@@ -28,7 +29,8 @@ std::tuple<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const to
   const auto v = (energy_->weight.squeeze(0) * 2).to(squashed.scalar_type());  // bf16 under CPU autocast
   const auto energies = squashed.reshape({rows * positions, -1}).mv(v).view({rows, positions});
   const auto weights = torch::softmax(energies.masked_fill(mask.logical_not(), -std::numeric_limits<float>::infinity()), 1);
-  const auto context = torch::bmm(weights.unsqueeze(1), values).squeeze(1);
+  const auto context = canWeightValues(weights, values) ? weightedValues(weights, values)
+                                                        : torch::bmm(weights.unsqueeze(1), values).squeeze(1);
   return {context, weights};
 }
 

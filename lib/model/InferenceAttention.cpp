@@ -194,6 +194,25 @@ at::Tensor softmaxOf(at::Tensor scores, int64_t rows, int64_t Sk, AttentionSoftm
 
 }  // namespace
 
+bool canWeightValues(const at::Tensor& weights, const at::Tensor& values) {
+  if (c10::GradMode::is_enabled()) return false;
+  for (const auto* t : {&weights, &values})
+    if (!t->device().is_cpu() || t->scalar_type() != at::kFloat || t->layout() != at::kStrided) return false;
+  return weights.dim() == 2 && values.dim() == 3 && values.size(0) == weights.size(0) &&
+         values.size(1) == weights.size(1) && values.stride(2) == 1;
+}
+
+at::Tensor weightedValues(const at::Tensor& weights, const at::Tensor& values) {
+  const int64_t B = values.size(0), S = values.size(1), D = values.size(2);
+  const auto w = weights.contiguous();
+  auto context = at::empty({B, D}, values.options());
+  const float* wp = w.data_ptr<float>();
+  const float* vp = values.data_ptr<float>();
+  float* cp = context.data_ptr<float>();
+  for (int64_t b = 0; b < B; ++b) headContext(wp + b * S, vp + b * values.stride(0), values.stride(1), S, D, cp + b * D);
+  return context;
+}
+
 bool canAttendOneQuery(const at::Tensor& q, const at::Tensor& keys, const at::Tensor& values,
                        const at::Tensor& keyRows) {
   if (c10::GradMode::is_enabled()) return false;

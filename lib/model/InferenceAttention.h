@@ -35,4 +35,12 @@ OneQueryAttention attendOneQuery(const at::Tensor& q, const at::Tensor& keys, co
                                  const at::Tensor& keyMask, const at::Tensor& keyRows = {},
                                  AttentionSoftmax softmax = AttentionSoftmax::Torch);
 
+// Each row's values weighted by its own weights: context[b] = the sum over j of weights[b][j] values[b][j],
+// the positions in order, as attendOneQuery's context is made. weights [B, S], values [B, S, D]; for
+// weights that come from elsewhere (Bahdanau's attention), where bmm packed each row's values for its
+// one-row product (a tenth of an RNN greedy step). canWeightValues: float32 on the CPU, no gradient
+// wanted, each value row contiguous.
+bool canWeightValues(const at::Tensor& weights, const at::Tensor& values);
+at::Tensor weightedValues(const at::Tensor& weights, const at::Tensor& values);
+
 }  // namespace nmt

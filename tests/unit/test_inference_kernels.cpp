@@ -310,3 +310,22 @@ TEST_CASE("float32 weights packed for oneDNN: one pack a weight while it lives u
     CHECK(packedWeightsKept() == before);  // the slice's pack went, the other's came
   }
 }
+
+TEST_CASE("weightedValues is bmm of each row's weights and values: widths with and without a remainder, strided values, masked positions") {
+  torch::manual_seed(13);
+  c10::InferenceMode inference;
+  for (const int64_t D : {1024, 37, 8}) {
+    CAPTURE(D);
+    auto weights = torch::softmax(torch::randn({5, 11}), 1);
+    weights.narrow(1, 8, 3).zero_();  // positions past a row's length weigh nothing
+    const auto wide = torch::randn({5, 11, D + 3});
+    const auto values = wide.narrow(2, 2, D);  // rows of values spaced wider than D
+    REQUIRE(canWeightValues(weights, values));
+    const auto got = weightedValues(weights, values);
+    const auto expected = torch::bmm(weights.unsqueeze(1), values).squeeze(1);
+    REQUIRE(got.sizes() == expected.sizes());
+    CHECK(torch::allclose(got, expected, 1e-6, 1e-5));
+  }
+  CHECK_FALSE(canWeightValues(torch::rand({2, 3}, torch::kDouble), torch::rand({2, 3, 4}, torch::kDouble)));
+  CHECK_FALSE(canWeightValues(torch::rand({2, 3}), torch::rand({2, 4, 3}).transpose(1, 2)));
+}
