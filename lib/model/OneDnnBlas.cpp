@@ -33,15 +33,19 @@ using ComputeS8U8 = int (*)(const char* transa, const char* transb, const char* 
 using SetOmpThreads = void (*)(int);
 using GetOmpThreads = int (*)();
 
-struct Functions {
-  Sgemm sgemm = nullptr;
-  GemmU8S8S32 gemmU8S8S32 = nullptr;
-  PackSize packSizeS8 = nullptr;  // the six or none
+struct PackedGemm {  // all six or none
+  PackSize packSizeS8 = nullptr;
   PackS8 packS8 = nullptr;
   ComputeS8U8 computeS8U8 = nullptr;
   PackSize packSizeF32 = nullptr;
   PackF32 packF32 = nullptr;
   ComputeF32 computeF32 = nullptr;
+};
+
+struct Functions {
+  Sgemm sgemm = nullptr;
+  GemmU8S8S32 gemmU8S8S32 = nullptr;
+  PackedGemm packed;
   SetOmpThreads setThreads = nullptr;  // oneDNN runs on the calling thread's OpenMP count
   GetOmpThreads getThreads = nullptr;
   std::string library;
@@ -74,23 +78,18 @@ const Functions& functions() {
     f.setThreads = reinterpret_cast<SetOmpThreads>(symbol("omp_set_num_threads", nullptr));
     f.getThreads = reinterpret_cast<GetOmpThreads>(symbol("omp_get_max_threads", nullptr));
     if (!f.sgemm || !f.gemmU8S8S32 || !f.setThreads || !f.getThreads) return Functions{};  // all or nothing
-    f.packSizeS8 = reinterpret_cast<PackSize>(
+    auto& p = f.packed;
+    p.packSizeS8 = reinterpret_cast<PackSize>(
         symbol("_ZN4dnnl4impl3cpu26gemm_s8u8s32_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb", nullptr));
-    f.packS8 = reinterpret_cast<PackS8>(symbol("_ZN4dnnl4impl3cpu17gemm_s8u8s32_packEPKcS3_S3_PKlS5_S5_S5_S5_PKvPv", nullptr));
-    f.computeS8U8 = reinterpret_cast<ComputeS8U8>(
+    p.packS8 = reinterpret_cast<PackS8>(symbol("_ZN4dnnl4impl3cpu17gemm_s8u8s32_packEPKcS3_S3_PKlS5_S5_S5_S5_PKvPv", nullptr));
+    p.computeS8U8 = reinterpret_cast<ComputeS8U8>(
         symbol("_ZN4dnnl4impl3cpu20gemm_s8u8s32_computeEPKcS3_S3_PKlS5_S5_PKaS5_PKhS5_PKfPiS5_PKi", nullptr));
-    f.packSizeF32 = reinterpret_cast<PackSize>(
+    p.packSizeF32 = reinterpret_cast<PackSize>(
         symbol("_ZN4dnnl4impl3cpu19sgemm_pack_get_sizeEPKcS3_S3_PKlS5_S5_S5_S5_PmPb", nullptr));
-    f.packF32 = reinterpret_cast<PackF32>(symbol("_ZN4dnnl4impl3cpu10sgemm_packEPKcS3_S3_PKlS5_S5_S5_S5_PKfPf", nullptr));
-    f.computeF32 = reinterpret_cast<ComputeF32>(
+    p.packF32 = reinterpret_cast<PackF32>(symbol("_ZN4dnnl4impl3cpu10sgemm_packEPKcS3_S3_PKlS5_S5_S5_S5_PKfPf", nullptr));
+    p.computeF32 = reinterpret_cast<ComputeF32>(
         symbol("_ZN4dnnl4impl3cpu13sgemm_computeEPKcS3_PKlS5_S5_PKfS5_S7_S5_S7_PfS5_", nullptr));
-    if (!f.packSizeS8 || !f.packS8 || !f.computeS8U8 || !f.packSizeF32 || !f.packF32 || !f.computeF32) {
-      f.packSizeS8 = f.packSizeF32 = nullptr;
-      f.packS8 = nullptr;
-      f.packF32 = nullptr;
-      f.computeS8U8 = nullptr;
-      f.computeF32 = nullptr;
-    }
+    if (!p.packSizeS8 || !p.packS8 || !p.computeS8U8 || !p.packSizeF32 || !p.packF32 || !p.computeF32) p = PackedGemm{};
     return f;
   }();
   return found;
@@ -139,7 +138,7 @@ void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W
   check(f.gemmU8S8S32('N', 'T', 'R', M, N, K, 1.0f, A, K, 0, W, K, 0, 0.0f, C, N, columnOffsets), "gemm_u8s8s32");
 }
 
-bool packedAvailable() { return functions().computeS8U8 != nullptr; }
+bool packedAvailable() { return functions().packed.computeS8U8 != nullptr; }
 
 namespace {
 
@@ -165,13 +164,13 @@ PackedMatrix packed(int64_t N, int64_t K, const Element* W, int64_t ldw, SizeOf 
 }  // namespace
 
 PackedMatrix packS8(int64_t N, int64_t K, const int8_t* W) {
-  const auto& f = functions();
-  return packed(N, K, W, K, f.packSizeS8, f.packS8, "gemm_s8u8s32_pack");
+  const auto& p = functions().packed;
+  return packed(N, K, W, K, p.packSizeS8, p.packS8, "gemm_s8u8s32_pack");
 }
 
 PackedMatrix packF32(int64_t N, int64_t K, const float* W, int64_t ldw) {
-  const auto& f = functions();
-  return packed(N, K, W, ldw, f.packSizeF32, f.packF32, "sgemm_pack");
+  const auto& p = functions().packed;
+  return packed(N, K, W, ldw, p.packSizeF32, p.packF32, "sgemm_pack");
 }
 
 // What dnnl_gemm_u8s8s32 does inside, W packed ("P"); the offsets one per row of C^T ('C').
@@ -179,7 +178,7 @@ void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t*
   const auto& f = functions();
   const OmpThreads scope(f, 1);
   const float beta = 0.0f;
-  check(f.computeS8U8("P", "N", "C", &W.N, &M, &W.K, static_cast<const int8_t*>(W.bytes.get()), &W.K, A, &W.K, &beta,
+  check(f.packed.computeS8U8("P", "N", "C", &W.N, &M, &W.K, static_cast<const int8_t*>(W.bytes.get()), &W.K, A, &W.K, &beta,
                       C, &W.N, columnOffsets),
         "gemm_s8u8s32_compute");
 }
@@ -187,7 +186,7 @@ void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t*
 void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C) {
   const auto& f = functions();
   const OmpThreads scope(f, 1);
-  check(f.computeF32("P", "N", &W.N, &M, &W.K, static_cast<const float*>(W.bytes.get()), &W.K, A, &lda, &beta, C, &W.N),
+  check(f.packed.computeF32("P", "N", &W.N, &M, &W.K, static_cast<const float*>(W.bytes.get()), &W.K, A, &lda, &beta, C, &W.N),
         "sgemm_compute");
 }
 
