@@ -49,7 +49,9 @@ DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
   // it costs per step, and a step can cut them to a shortlist's rows and run them in int8.
   const int64_t D = encoderOutputSize_;
   const auto inputWeights = rnnWeights()[0];
-  const auto gates = inferenceLinear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D), torch::Tensor());
+  const auto gates = int8ContextGates_ ? (*int8ContextGates_)(encoded.outputs)
+                                      : inferenceLinear(encoded.outputs, inputWeights.narrow(1, config_.embeddingSize, D),
+                                                        torch::Tensor());
   return memoryOf(torch::cat({gates, encoded.outputs}, -1), attention_->projectKeys(encoded.outputs), encoded.mask);
 }
 
@@ -118,6 +120,7 @@ void AttentionDecoderImpl::quantize() {
     int8InputGates_.push_back(std::make_shared<Int8Linear>(k == 0 ? w[k].narrow(1, 0, E) : w[k], w[k + 2]));
     int8HiddenGates_.push_back(std::make_shared<Int8Linear>(w[k + 1], w[k + 3]));
   }
+  if (!w.empty()) int8ContextGates_ = std::make_shared<Int8Linear>(w[0].narrow(1, E, encoderOutputSize_), torch::Tensor());
 }
 
 DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,

@@ -60,10 +60,12 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
   std::shared_ptr<const Int8Linear> int8Output_;  // the output layer (tied: E -> V) in int8, when quantized (untied: output_ released)
   std::shared_ptr<const Int8Linear> int8Pre_;     // tied: output_ ([H; D; E] -> E) in int8, when quantized (output_ released)
-  // when quantized, per cell layer: the input gates' product (the first layer's embedding columns:
-  // prepare multiplies the context's) and the hidden gates'; the cell's fp32 weights stay (prepare
-  // and LibTorch's GRU/LSTM read them)
+  // when quantized, per cell layer: the input gates' product (the first layer's embedding columns)
+  // and the hidden gates'; and the first layer's context columns, which prepare multiplies once a
+  // batch (every source position: in fp32 a seventh of an RNN translation); the cell's fp32 weights
+  // stay (LibTorch's GRU/LSTM read them)
   std::vector<std::shared_ptr<const Int8Linear>> int8InputGates_, int8HiddenGates_;
+  std::shared_ptr<const Int8Linear> int8ContextGates_;
 };
 TORCH_MODULE(AttentionDecoder);
 

@@ -12,9 +12,14 @@ BahdanauAttentionImpl::BahdanauAttentionImpl(int64_t querySize, int64_t keySize,
   energy_ = register_module("v", linearLayer(torch::nn::LinearOptions(attentionSize, 1).bias(false)));
 }
 
-torch::Tensor BahdanauAttentionImpl::projectKeys(const torch::Tensor& keys) { return inferenceLinear(keyProjection_, keys); }
+torch::Tensor BahdanauAttentionImpl::projectKeys(const torch::Tensor& keys) {
+  return inferenceLinear(keyProjection_, int8KeyProjection_, keys);
+}
 
-void BahdanauAttentionImpl::quantize() { int8QueryProjection_ = quantizeLayer(queryProjection_); }
+void BahdanauAttentionImpl::quantize() {
+  int8QueryProjection_ = quantizeLayer(queryProjection_);
+  int8KeyProjection_ = quantizeLayer(keyProjection_);
+}
 
 std::tuple<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const torch::Tensor& query,
                                                                         const torch::Tensor& projectedKeys,

@@ -16,7 +16,7 @@ class BahdanauAttentionImpl : public torch::nn::Module {
   BahdanauAttentionImpl(int64_t querySize, int64_t keySize, int64_t attentionSize);
 
   torch::Tensor projectKeys(const torch::Tensor& keys);  // [B, S, K] -> [B, S, A]
-  // From now on W q runs in int8, W's fp32 weight released (--int8: translation only).
+  // From now on W q and U k run in int8, their fp32 weights released (--int8: translation only).
   void quantize();
 
   // query [B, Q], projectedKeys [B, S, A], values [B, S, K], mask [B, S] bool
@@ -29,6 +29,7 @@ class BahdanauAttentionImpl : public torch::nn::Module {
   torch::nn::Linear keyProjection_{nullptr};    // U
   torch::nn::Linear energy_{nullptr};           // v
   std::shared_ptr<const Int8Linear> int8QueryProjection_;  // W, when quantized
+  std::shared_ptr<const Int8Linear> int8KeyProjection_;    // U, when quantized
 };
 TORCH_MODULE(BahdanauAttention);
 

@@ -384,8 +384,8 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
       REQUIRE_FALSE(model->config().tieTargetEmbeddings);
       // the quantized layers' fp32 weights are released: the output layer's, and the Transformer's every
       // linear layer (4 attention projections a self- or cross-attention, 2 feed-forward), or the RNN
-      // decoder's attention query projection (its cell's weights stay: its prepare reads them) and the
-      // encoder GRU's input and hidden matrices of each layer and direction (Int8Gru)
+      // decoder's attention query and key projections (its cell's weights stay: LibTorch's GRU reads
+      // them) and the encoder GRU's input and hidden matrices of each layer and direction (Int8Gru)
       std::set<std::string> released;
       for (const auto& p : model->named_parameters())
         if (p.value().numel() == 0) released.insert(p.key());
@@ -393,10 +393,11 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
       const int64_t layers = model->config().layers, decoderLayers = model->config().decoderDepth();
       // (where int8 products are lean: int8EveryLayer; otherwise the output layer alone)
       const int64_t directions = model->config().bidirectional ? 2 : 1;
-      const std::size_t inner = architecture == "transformer" ? layers * 6 + decoderLayers * 10 : 1 + layers * directions * 2;
+      const std::size_t inner = architecture == "transformer" ? layers * 6 + decoderLayers * 10 : 2 + layers * directions * 2;
       CHECK(released.size() == 1 + (int8EveryLayer() ? inner : 0));
       if (int8EveryLayer() && architecture == "rnn") {
         CHECK(released.count("decoder.attention.W.weight") == 1);
+        CHECK(released.count("decoder.attention.U.weight") == 1);
         CHECK(released.count("encoder.rnn.weight_ih_l0") == 1);
         CHECK(released.count("encoder.rnn.weight_hh_l0" + std::string(directions == 2 ? "_reverse" : "")) == 1);
       }
