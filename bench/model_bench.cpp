@@ -19,6 +19,7 @@
 #include <torch/torch.h>
 
 #include <cstdlib>
+#include <optional>
 #include <random>
 
 namespace po = boost::program_options;
@@ -38,11 +39,15 @@ double matmulGflops() {
 // The largest difference between a 1024x1024 product and a plain double-precision loop, relative to
 // the largest entry: about 1e-6 when the kernels compute what they should. Through LibTorch's sgemm,
 // or (translation) inferenceLinear's kernels.
-double sgemmError(bool translation = false) {
+// a x b of 1024 x 1024, the largest error relative to the largest entry; translation: through inferenceLinear,
+// on one thread (oneThread: the weight packed once for oneDNN, where it can be) or on the configured ones
+double sgemmError(bool translation = false, bool oneThread = false) {
   const int64_t n = 1024;
   const auto a = torch::randn({n, n}), b = torch::randn({n, n});
   c10::InferenceMode inference(translation);
-  const auto c = translation ? inferenceLinear(a, b.t(), torch::Tensor()) : torch::mm(a, b);
+  std::optional<SingleThreadedBlas> one;
+  if (oneThread) one.emplace();
+  const auto c = translation ? inferenceLinear(a, b.t().contiguous(), torch::Tensor()) : torch::mm(a, b);
   const auto A = a.accessor<float, 2>(), B = b.accessor<float, 2>(), C = c.accessor<float, 2>();
   std::vector<double> row(n);
   double worst = 0.0, largest = 0.0;
@@ -69,11 +74,14 @@ int checkKernels(const std::vector<int>& threads) {
   fmt::print("int8 products (--int8): {}\n", describeInt8Activations());
   fmt::print("int8 products through {}\n",
              int8Products() == Int8Products::OneDnn ? "oneDNN's gemm_u8s8s32" : "LibTorch's quantized::linear_dynamic");
-  const double translationError = sgemmError(/*translation=*/true);
-  const bool translationWrong = !(translationError < 1e-4);
-  fmt::print("translation's fp32 products: {}, largest relative error against double precision {:.1e} ({})\n",
-             describeFloatProducts(), translationError, translationWrong ? "WRONG" : "right");
-  bool wrong = translationWrong;
+  fmt::print("translation's fp32 products: {}\n", describeFloatProducts());
+  bool wrong = false;
+  for (const bool oneThread : {false, true}) {
+    const double error = sgemmError(/*translation=*/true, oneThread);
+    wrong = wrong || !(error < 1e-4);
+    fmt::print("  {}: largest relative error against double precision {:.1e} ({})\n",
+               oneThread ? "on one thread" : "on the configured threads", error, error < 1e-4 ? "right" : "WRONG");
+  }
   for (int n : threads) {
     const std::string threadInfo = configureThreads(n);
     const double error = sgemmError();

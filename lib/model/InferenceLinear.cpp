@@ -84,7 +84,8 @@ void setFloatProducts(FloatProducts products) {
 }
 
 std::string describeFloatProducts() {
-  if (floatProducts() == FloatProducts::OneDnn) return "oneDNN sgemm (" + onednn::library() + ")";
+  if (floatProducts() == FloatProducts::OneDnn)
+    return "oneDNN sgemm (" + onednn::library() + (onednn::packedAvailable() ? "; on one thread weights packed once)" : ")");
   if (!onednn::available()) return "LibTorch's (no oneDNN sgemm in this LibTorch's libraries)";
   if (disabledByEnvironment()) return "LibTorch's (NMT_FLOAT_PRODUCTS=torch)";
   return "LibTorch's (set by setFloatProducts)";
