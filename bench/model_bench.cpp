@@ -38,9 +38,8 @@ double matmulGflops() {
 
 // The largest difference between a 1024x1024 product and a plain double-precision loop, relative to
 // the largest entry: about 1e-6 when the kernels compute what they should. Through LibTorch's sgemm,
-// or (translation) inferenceLinear's kernels.
-// a x b of 1024 x 1024, the largest error relative to the largest entry; translation: through inferenceLinear,
-// on one thread (oneThread: the weight packed once for oneDNN, where it can be) or on the configured ones
+// or (translation) inferenceLinear's kernels, on the configured threads or (oneThread) on one, where
+// the weight is packed once for oneDNN.
 double sgemmError(bool translation = false, bool oneThread = false) {
   const int64_t n = 1024;
   const auto a = torch::randn({n, n}), b = torch::randn({n, n});

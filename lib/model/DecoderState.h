@@ -70,7 +70,7 @@ struct DecoderStep {
   at::Tensor attention;  // [B, S] over the source (Transformer: last layer, mean over heads)
 
   // log_softmax(logits) [B, V]: what beam search and forced decoding read (greedy search needs only
-  // each row's best: greedyChoice, without making them all).
+  // each row's best: greedyPick, without making them all).
   at::Tensor logProbs() const;
 };
 

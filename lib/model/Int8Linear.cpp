@@ -359,13 +359,15 @@ at::Tensor Int8Linear::productThroughOneDnn(const at::Tensor& x, bool relu, cons
   static_assert(sizeof(int32_t) == sizeof(float));
   auto* sums = static_cast<int32_t*>(static_cast<void*>(y.data_ptr<float>()));
   const int threads = matrixThreads();
-  if (M > 0 && N > 0 && threads <= 1 && onednn::packedAvailable())
-    std::call_once(packed_->once, [&] { packed_->weights = onednn::packS8(N, K, values_.data_ptr<int8_t>()); });
-  if (M > 0 && N > 0 && threads <= 1 && packed_->weights.bytes)
-    onednn::gemmU8S8(M, quantized.data_ptr<uint8_t>(), packed_->weights, columnOffsets_.data_ptr<int32_t>(), sums);
-  else if (M > 0 && N > 0)
-    onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),
-                     columnOffsets_.data_ptr<int32_t>(), sums, threads);
+  if (M > 0 && N > 0) {
+    if (threads <= 1 && onednn::packedAvailable())
+      std::call_once(packed_->once, [&] { packed_->weights = onednn::packS8(N, K, values_.data_ptr<int8_t>()); });
+    if (threads <= 1 && packed_->weights.bytes)
+      onednn::gemmU8S8(M, quantized.data_ptr<uint8_t>(), packed_->weights, columnOffsets_.data_ptr<int32_t>(), sums);
+    else
+      onednn::gemmU8S8(M, N, K, quantized.data_ptr<uint8_t>(), values_.data_ptr<int8_t>(),
+                       columnOffsets_.data_ptr<int32_t>(), sums, threads);
+  }
   scaleSumsInPlace(sums, M, N, rowScales.data(), scales_.data_ptr<float>(), bias_.defined() ? bias_.data_ptr<float>() : nullptr,
                    relu);
   return y;
