@@ -150,8 +150,9 @@ double normalizedScore(double score, std::size_t length, double alpha) {
 }
 
 std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                                const OutputSlice* slice) {
+                                                const BatchShortlist* shortlist) {
   const DecodeLimits& limits = options.limits;
+  const OutputSlice* slice = shortlist ? &shortlist->slice : nullptr;
   const int64_t K = std::max<int64_t>(1, options.beamSize);
   const int64_t B = batch.source.size(0);
   const auto device = batch.source.device();
@@ -196,10 +197,12 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       }
       active.push_back(s);
     }
+    const auto sentenceOfRow = torch::tensor(rowSentence, torch::kInt64);
     auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice,
-                                  sharedMemory ? torch::tensor(rowSentence, torch::kInt64) : torch::Tensor());
-    auto logProbs = step.logProbs();
-    leaveOutUnproducible(logProbs, slice);
+                                  sharedMemory ? sentenceOfRow : torch::Tensor());
+    leaveOutUnproducible(step.logits,
+                         shortlist ? shortlist->ownPieces.index_select(0, sentenceOfRow.to(device)) : torch::Tensor());
+    const auto logProbs = step.logProbs();
     const int64_t V = logProbs.size(1);
     const auto A = static_cast<int64_t>(active.size());
     // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Batch.h"
+#include "decode/BatchShortlist.h"
 #include "decode/DecodingOptions.h"
 #include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
@@ -20,8 +21,9 @@ double normalizedScore(double score, std::size_t length, double alpha);
 // up to nbest hypotheses of batch row r, best first by normalizedScore; Hypothesis::score is the
 // raw log-probability; Hypothesis::attention is kept as greedySearch keeps it, a row per step
 // taken (</s> included). Call under inference mode.
-// slice: choose among its pieces only (a shortlist); null: the whole vocabulary.
+// shortlist: each sentence chooses among its own list's pieces only (batch row r: ownPieces row r);
+// null: the whole vocabulary.
 std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                                const OutputSlice* slice = nullptr);
+                                                const BatchShortlist* shortlist = nullptr);
 
 }  // namespace nmt

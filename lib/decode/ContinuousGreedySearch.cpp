@@ -101,10 +101,14 @@ std::size_t ContinuousGreedySearch::joinAtOnce() const {
   return shortlist_ && !rows_.empty() ? std::max<std::size_t>(1, capacity_ / 2) : 1;
 }
 
-void ContinuousGreedySearch::sliceForLiveRows() {
+std::vector<const std::vector<int>*> ContinuousGreedySearch::targetsOf(const std::deque<Row>& rows) {
   std::vector<const std::vector<int>*> lists;
-  for (const auto& row : rows_) lists.push_back(&row.targets);
-  slice_ = model_->decoder().sliceOutput(shortlist_->batchList(lists));
+  for (const auto& row : rows) lists.push_back(&row.targets);
+  return lists;
+}
+
+void ContinuousGreedySearch::sliceForLiveRows() {
+  slice_ = batchShortlist(model_, *shortlist_, targetsOf(rows_));
   sliceStale_ = false;
 }
 
@@ -113,7 +117,7 @@ void ContinuousGreedySearch::sliceForLiveRows() {
 void ContinuousGreedySearch::noteJoining(const Group& block) {
   if (!shortlist_ || sliceStale_) return;
   for (const auto& row : block.rows)
-    if (!std::includes(slice_.ids.begin(), slice_.ids.end(), row.targets.begin(), row.targets.end())) {
+    if (!std::includes(slice_.slice.ids.begin(), slice_.slice.ids.end(), row.targets.begin(), row.targets.end())) {
       sliceStale_ = true;
       return;
     }
@@ -122,6 +126,10 @@ void ContinuousGreedySearch::noteJoining(const Group& block) {
 void ContinuousGreedySearch::append(Group block) {
   const auto n = static_cast<int64_t>(block.rows.size());
   noteJoining(block);
+  if (shortlist_ && !sliceStale_) {  // the slice holds the newcomers' pieces: their own rows of it
+    const auto joining = ownPiecesMask(slice_.slice.ids, targetsOf(block.rows), device_);
+    slice_.ownPieces = rows_.empty() ? joining : torch::cat({slice_.ownPieces, joining}, 0);
+  }
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty()) block.memory = block.memory.clone();
@@ -149,9 +157,10 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
   if (shortlist_ && sliceStale_) sliceForLiveRows();
-  const OutputSlice* slice = shortlist_ ? &slice_ : nullptr;
+  const OutputSlice* slice = shortlist_ ? &slice_.slice : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  auto [best, next] = greedyPick(step.logits, slice, scores_);
+  leaveOutUnproducible(step.logits, shortlist_ ? slice_.ownPieces : at::Tensor());
+  auto [best, next] = greedyPick(step.logits, scores_);
   if (slice) next = slice->deviceIds.index_select(0, next);
   // one transfer to the host: each row's token and log-probability (then attention, if kept)
   const auto host =
@@ -217,6 +226,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
     state_ = state_.select(index);
     memory_ = memory_.select(index);
     previous_ = previous_.index_select(0, index);
+    if (shortlist_) slice_.ownPieces = slice_.ownPieces.index_select(0, index);
   }
   // source positions beyond the longest live source are padding for every row; cutting them
   // copies the batch, so only when that saves a quarter of the attention's work

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Shortlist.h"
+#include "decode/BatchShortlist.h"
 #include "decode/DecodeLimits.h"
 #include "decode/Hypothesis.h"
 #include "model/OutputSlice.h"
@@ -39,8 +40,9 @@ class ContinuousGreedySearch {
     DecoderState initial;
   };
 
-  // InputError when the model's decoder does not take newcomers. With a shortlist, each step scores
-  // only the union of the live rows' lists (Shortlist::batchList). Without scores each
+  // InputError when the model's decoder does not take newcomers. With a shortlist, each step computes
+  // the union of the live rows' lists (Shortlist::batchList) and each row chooses among its own
+  // list's pieces. Without scores each
   // Hypothesis::score is NaN (greedyPick skips the softmax's normaliser).
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
                          bool scores = true);
@@ -72,6 +74,7 @@ class ContinuousGreedySearch {
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
   void noteJoining(const Group& block);
+  static std::vector<const std::vector<int>*> targetsOf(const std::deque<Row>& rows);
   std::size_t joinAtOnce() const;  // the free rows newcomers wait for before they join
 
   Seq2Seq& model_;
@@ -80,7 +83,7 @@ class ContinuousGreedySearch {
   std::size_t capacity_;
   const Shortlist* shortlist_;
   bool scores_;
-  OutputSlice slice_;          // with a shortlist: at least the live rows' pieces
+  BatchShortlist slice_;       // with a shortlist: at least the live rows' pieces; ownPieces a row per live row
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
   std::deque<Row> rows_;       // in the order of the running tensors' batch dimension

@@ -1,10 +1,26 @@
 #include "decode/ForcedDecoding.h"
 
 #include "data/Batch.h"
+#include "tokenization/SpecialIds.h"
+
+#include <algorithm>
 
 namespace nmt {
 
-ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target) {
+BatchShortlist forcedShortlist(const Seq2Seq& model, const Shortlist& shortlist, const std::vector<int>& source,
+                               const std::vector<int>& target) {
+  auto list = shortlist.targetsFor(source);
+  std::vector<int> pieces = target;
+  pieces.push_back(SpecialIds::kEos);
+  std::sort(pieces.begin(), pieces.end());
+  pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
+  std::vector<int> merged;
+  std::set_union(list.begin(), list.end(), pieces.begin(), pieces.end(), std::back_inserter(merged));
+  return batchShortlist(model, shortlist, {&merged});
+}
+
+ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const std::vector<int>& target,
+                          const BatchShortlist* shortlist) {
   const std::vector<EncodedPair> pair{{source, target, 0}};
   const Batch batch = makeBatch(pair, {0}, model->device());
   // Step by step, as the searches decode: a translation scores what its search scored, also where a
@@ -12,10 +28,20 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   const DecoderMemory memory = model->prepareDecoder(encoded);
   DecoderState state = model->initialDecoderState(encoded);
-  const auto input = batch.decoderInput(), gold = batch.gold();
+  const auto input = batch.decoderInput();
+  auto gold = batch.gold();  // [1, T]: target + </s>
+  if (shortlist) {           // its columns in the slice (forcedShortlist's holds every one)
+    const auto& ids = shortlist->slice.ids;
+    std::vector<int64_t> columns;
+    for (int id : target) columns.push_back(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+    columns.push_back(std::lower_bound(ids.begin(), ids.end(), SpecialIds::kEos) - ids.begin());
+    gold = at::tensor(columns, at::kLong).unsqueeze(0).to(gold.device());
+  }
   std::vector<at::Tensor> goldLogProbs, attention;
   for (int64_t t = 0; t < gold.size(1); ++t) {
-    auto step = model->decodeStep(input.select(1, t), state, memory, nullptr, at::Tensor());
+    auto step = model->decodeStep(input.select(1, t), state, memory, shortlist ? &shortlist->slice : nullptr,
+                                  at::Tensor());
+    leaveOutUnproducible(step.logits, shortlist ? shortlist->ownPieces : at::Tensor());
     goldLogProbs.push_back(step.logProbs().gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
     attention.push_back(step.attention[0]);
     state = std::move(step.state);

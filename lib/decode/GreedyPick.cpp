@@ -2,7 +2,6 @@
 
 #include "decode/Search.h"
 #include "model/VectorClones.h"
-#include "tokenization/SpecialIds.h"
 
 #include <ATen/ATen.h>
 
@@ -73,18 +72,17 @@ NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest
   *sum = total;
 }
 
-GreedyPick throughLogSoftmax(const at::Tensor& logits, const OutputSlice* slice, bool withLogProbs) {
-  auto logProbs = at::log_softmax(logits, -1);
-  leaveOutUnproducible(logProbs, slice);
+GreedyPick throughLogSoftmax(const at::Tensor& logits, bool withLogProbs) {
+  const auto logProbs = at::log_softmax(logits, -1);
   auto [best, places] = bestOfEachRow(logProbs);
   return {withLogProbs ? best : at::Tensor(), places};
 }
 
 }  // namespace
 
-GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice, bool withLogProbs) {
+GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs) {
   if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || logits.size(1) == 0)
-    return throughLogSoftmax(logits, slice, withLogProbs);
+    return throughLogSoftmax(logits, withLogProbs);
   const auto rows = logits.contiguous();
   const int64_t R = rows.size(0), V = rows.size(1);
   auto logProbs = withLogProbs ? at::empty({R}, rows.options()) : at::Tensor();
@@ -97,17 +95,10 @@ GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice, bool w
     int64_t place = -1;
     largestAndSum(row, V, &largest, &place, lp ? &sum : nullptr);
     if (place < 0) {  // NaN (or nothing but -inf): as log_softmax and the row's best have it
-      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), slice, true);
+      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), true);
       if (lp) lp[r] = one.logProbs.item<float>();
       id[r] = one.ids.item<int64_t>();
       continue;
-    }
-    if (!slice && place < SpecialIds::kCount && !SpecialIds::producible(static_cast<int>(place))) {
-      // a piece no translation produces is the largest: the first largest of the others
-      place = -1;
-      for (int64_t j = 0; j < V; ++j)
-        if ((j >= SpecialIds::kCount || SpecialIds::producible(static_cast<int>(j))) && (place < 0 || row[j] > row[place]))
-          place = j;
     }
     if (lp) lp[r] = (row[place] - largest) - std::log(sum);
     id[r] = place;

@@ -4,13 +4,10 @@
 
 namespace nmt {
 
-struct OutputSlice;
-
-// Greedy search's pick from a step's logits [rows, V]: each row's largest logit among the pieces a
-// translation may produce (the first of equal ones; without a slice, SpecialIds that are not
-// producible are left out, as leaveOutUnproducible leaves them), and its log-probability under the
-// softmax of the whole row, those left out included, as log_softmax gives it. A row with a NaN gets
-// what log_softmax and the row's best give it (NaN log-probabilities all along: the first place).
+// Greedy search's pick from a step's logits [rows, V], the pieces a row may not produce already at
+// -inf (leaveOutUnproducible): each row's largest logit (the first of equal ones) and its
+// log-probability under the row's softmax, as log_softmax and the row's best give them. A row with a
+// NaN gets what log_softmax and the row's best give it (NaN log-probabilities all along: the first place).
 struct GreedyPick {
   at::Tensor logProbs;  // [rows] float32 (the logits' type elsewhere); undefined when not asked for
   at::Tensor ids;       // [rows] int64: columns of `logits`
@@ -21,6 +18,6 @@ struct GreedyPick {
 // log-probability first wrote the whole [rows, V] matrix. Elsewhere log_softmax, then the row's best.
 // Without logProbs the CPU way skips the second pass (the softmax's normaliser), a twentieth of an
 // int8 greedy search; the ids are the same either way.
-GreedyPick greedyPick(const at::Tensor& logits, const OutputSlice* slice, bool logProbs = true);
+GreedyPick greedyPick(const at::Tensor& logits, bool logProbs = true);
 
 }  // namespace nmt

@@ -9,7 +9,7 @@
 namespace nmt {
 
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                     bool keepAttention, const OutputSlice* slice, bool scored) {
+                                     bool keepAttention, const BatchShortlist* shortlist, bool scored) {
   const int64_t rows = batch.source.size(0);
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -30,13 +30,16 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   DecoderState state = model->initialDecoderState(encoded);
   // A decoder that reads shared memory rows keeps the batch's memory whole, read through `alive`.
   const bool sharedMemory = model->decoder().readsMemoryRowsInPlace(device);
+  const OutputSlice* slice = shortlist ? &shortlist->slice : nullptr;
+  auto rowMasks = shortlist ? shortlist->ownPieces : torch::Tensor();  // the alive rows'
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::full({rows}, scored ? 0.0 : std::numeric_limits<double>::quiet_NaN(),
                             torch::TensorOptions().dtype(torch::kFloat64).device(device));
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    auto [best, next] = greedyPick(step.logits, slice, scored);
+    leaveOutUnproducible(step.logits, rowMasks);
+    auto [best, next] = greedyPick(step.logits, scored);
     if (slice) next = slice->deviceIds.index_select(0, next);
     if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
@@ -56,6 +59,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
       const auto keep = torch::tensor(rowsKept, torch::kInt64).to(device);
       alive = alive.index_select(0, keep);
       aliveLimits = aliveLimits.index_select(0, keep);
+      if (rowMasks.defined()) rowMasks = rowMasks.index_select(0, keep);
       previous = previous.index_select(0, keep);
       // the stepped state is used up: on the CPU its rows move in place
       state = device.is_cpu() ? state.reordered(rowsKept) : state.select(keep);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Batch.h"
+#include "decode/BatchShortlist.h"
 #include "decode/DecodeLimits.h"
 #include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
@@ -11,10 +12,10 @@ namespace nmt {
 
 // Batched greedy decoding of batch.source; row r of the result is row r of the batch. Runs
 // until every row has produced </s> or reached its limit. Call it under inference mode.
-// slice: choose among its pieces only (a shortlist); null: the whole vocabulary. Without scores each
-// Hypothesis::score is NaN (the same tokens, found faster).
+// shortlist: each row chooses among its own list's pieces only (row r: ownPieces row r); null: the
+// whole vocabulary. Without scores each Hypothesis::score is NaN (the same tokens, found faster).
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
-                                     bool keepAttention = false, const OutputSlice* slice = nullptr,
+                                     bool keepAttention = false, const BatchShortlist* shortlist = nullptr,
                                      bool scores = true);
 
 }  // namespace nmt

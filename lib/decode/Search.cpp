@@ -11,12 +11,6 @@
 
 namespace nmt {
 
-void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice) {
-  if (slice) return;
-  for (int id = 0; id < SpecialIds::kCount; ++id)
-    if (!SpecialIds::producible(id)) logProbs.select(1, id).fill_(-std::numeric_limits<float>::infinity());
-}
-
 std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
   if (!logProbs.device().is_cpu() || logProbs.scalar_type() != at::kFloat || logProbs.dim() != 2) {
     auto [values, places] = logProbs.max(-1);  // (rowTopK would hand these to at::topk, whose ties fall either way)
@@ -35,10 +29,10 @@ void checkDecodingOptions(const DecodingOptions& options) {
 }
 
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                            const OutputSlice* slice) {
-  if (options.beamSize > 1) return beamSearch(model, batch, options, slice);
+                                            const BatchShortlist* shortlist) {
+  if (options.beamSize > 1) return beamSearch(model, batch, options, shortlist);
   std::vector<std::vector<Hypothesis>> out;
-  for (auto& h : greedySearch(model, batch, options.limits, options.keepAttention, slice, options.scores)) out.push_back({std::move(h)});
+  for (auto& h : greedySearch(model, batch, options.limits, options.keepAttention, shortlist, options.scores)) out.push_back({std::move(h)});
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Batch.h"
+#include "decode/BatchShortlist.h"
 #include "decode/DecodingOptions.h"
 #include "decode/Hypothesis.h"
 #include "model/Seq2Seq.h"
@@ -11,14 +12,10 @@
 namespace nmt {
 
 // The one entry to the searches: each batch row's hypotheses, best first, by greedy search
-// (beamSize 1: one hypothesis) or beam search (up to nbest); among a slice's pieces only when given
-// one (a shortlist). Call under inference mode.
+// (beamSize 1: one hypothesis) or beam search (up to nbest); each row among its own shortlist's
+// pieces only when given the batch's (row r: its ownPieces row r). Call under inference mode.
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                            const OutputSlice* slice = nullptr);
-
-// Log-probabilities [rows, vocabulary] with the ids no translation produces
-// (SpecialIds::producible) at -inf. A slice's (a shortlist's) hold none of them: left as they are.
-void leaveOutUnproducible(at::Tensor& logProbs, const OutputSlice* slice);
+                                            const BatchShortlist* shortlist = nullptr);
 
 // Each row's largest log-probability and its place: what logProbs.max(-1) returns (the first of equal
 // entries; a NaN before any number): through rowTopK's one pass a row for a float32 matrix on the CPU.

@@ -72,7 +72,8 @@ std::vector<Translation> Translator::align(const std::vector<std::string>& sente
     h.ids = std::move(reference.ids);
     h.pieces = std::move(reference.pieces);
     h.finished = true;
-    auto forced = forcedDecode(model_.model, sources[i], h.ids);
+    const auto list = shortlist() ? forcedShortlist(model_.model, *shortlist(), sources[i], h.ids) : BatchShortlist();
+    auto forced = forcedDecode(model_.model, sources[i], h.ids, shortlist() ? &list : nullptr);
     h.score = forced.score;
     out[i].attention = forced.attention;
     out[i].hypotheses.push_back(std::move(h));
@@ -136,13 +137,15 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
   for (std::size_t start = 0; start < todo.size(); start += batchSize) {
     const std::vector<std::size_t> rows(todo.begin() + start, todo.begin() + std::min(todo.size(), start + batchSize));
     const Batch batch = makeSourceBatch(sources, rows, model_.device);
-    OutputSlice slice;
+    BatchShortlist lists;
     if (const Shortlist* list = shortlist()) {
-      std::vector<int> pieces;
-      for (std::size_t i : rows) list->addTargets(sources[i], pieces);
-      slice = model_.model->decoder().sliceOutput(list->batchList({&pieces}));
+      std::vector<std::vector<int>> own;  // in the batch's row order
+      for (std::size_t example : batch.examples) own.push_back(list->targetsFor(sources[example]));
+      std::vector<const std::vector<int>*> rowsLists;
+      for (const auto& o : own) rowsLists.push_back(&o);
+      lists = batchShortlist(model_.model, *list, rowsLists);
     }
-    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &slice : nullptr);
+    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &lists : nullptr);
     const auto codec = model_.codec();
     for (std::size_t r = 0; r < found.size(); ++r) addHypotheses(out[batch.examples[r]], std::move(found[r]), codec);
   }

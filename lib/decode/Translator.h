@@ -38,8 +38,10 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 // Text in, Translations out: BPE-encodes sentences, decodes them (greedy or beam search, on the
 // model's device), and reads the hypotheses back as text and pieces, in input order. An empty
 // line gives an empty translation. Runs under inference mode and the model's autocast. With
-// the model's shortlist (loaded with it), each batch scores only the union of its sentences' shortlists; forced
-// decoding (align) always scores the whole vocabulary.
+// the model's shortlist (loaded with it), each sentence chooses among its own list's pieces (a batch
+// computes the union of its sentences' lists), so its translation is the same alone and in any
+// batch; forced decoding (align) scores over the sentence's list with the reference's pieces added
+// (forcedShortlist).
 class Translator {
  public:
   // InputError for a batch size of 0 (checkBatchSize), or parallel batches off the CPU.

@@ -183,36 +183,67 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
 }
 
-TEST_CASE("no search produces <pad> or <s>, even from a model that ranks them first") {
+// Every search of a model on sources(): greedy, beam 3 (its 3 best) and the running batch (2 rows at a
+// time, so sentences join and leave), each sentence's hypotheses in batch row order.
+struct EverySearch {
+  std::vector<Hypothesis> greedy, running;
+  std::vector<std::vector<Hypothesis>> beam;
+};
+EverySearch searchEveryWay(Seq2Seq& model, const Shortlist* shortlist = nullptr, const BatchShortlist* lists = nullptr) {
+  c10::InferenceMode inference;
+  const auto pairs = sources();
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  EverySearch out;
+  out.greedy = greedySearch(model, batch, DecodeLimits{}, false, lists);
+  out.beam = beamSearch(model, batch, beamOptions(3, 3, 1.0), lists);
+  if (!model->decoder().takesNewcomers()) return out;
+  ContinuousGreedySearch running(model, DecodeLimits{}, 2, shortlist);
+  std::vector<std::vector<int>> ids;
+  for (const auto& pair : pairs) ids.push_back(pair.source);
+  running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
+  std::map<std::size_t, Hypothesis> got;
+  for (int step = 0; step < 100 && got.size() < 4; ++step)
+    for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
+  REQUIRE(got.size() == 4);
+  for (std::size_t r = 0; r < 4; ++r) out.running.push_back(got[batch.examples[r]]);
+  return out;
+}
+
+TEST_CASE("no search produces <pad> or <s>, nor do they take probability from others: ranked first, nothing changes") {
   auto scores = torch::zeros({2, 8});
-  leaveOutUnproducible(scores, nullptr);
+  leaveOutUnproducible(scores, torch::Tensor());
   CHECK(torch::isinf(scores).sum().item<int64_t>() == 4);
   CHECK(std::isinf(scores[1][SpecialIds::kPad].item<float>()));
   CHECK(std::isinf(scores[0][SpecialIds::kBos].item<float>()));
   CHECK(scores[0][SpecialIds::kEos].item<float>() == 0.0f);
+  // with a shortlist: each row's mask added, nothing else
+  auto sliced = torch::ones({2, 3});
+  leaveOutUnproducible(sliced, torch::tensor({{0.0f, -INFINITY, 0.0f}, {0.0f, 0.0f, 0.0f}}));
+  CHECK(torch::equal(torch::isinf(sliced), torch::tensor({{false, true, false}, {false, false, false}})));
+  CHECK(sliced[1].sum().item<float>() == 3.0f);
+
+  auto model = copyModel(eachArchitecture());
+  const auto before = searchEveryWay(model);
   {
-    const std::string architecture = eachArchitecture();
-    auto model = copyModel(architecture);
     torch::NoGradGuard noGrad;
     for (auto& p : model->named_parameters())
       if (p.key() == "decoder.output.bias")
         p.value().index_put_({torch::tensor({int64_t{SpecialIds::kPad}, int64_t{SpecialIds::kBos}})}, 100.0);
-    c10::InferenceMode inference;
-    const auto pairs = sources();
-    const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
-    auto check = [](const std::vector<int>& tokens) {
-      CHECK(std::count_if(tokens.begin(), tokens.end(), [](int t) { return !SpecialIds::producible(t); }) == 0);
-      CHECK(!tokens.empty());
-    };
-    for (const auto& h : greedySearch(model, batch, DecodeLimits{})) check(h.tokens);
-    for (const auto& hs : beamSearch(model, batch, beamOptions(3, 3, 1.0)))
-      for (const auto& h : hs) check(h.tokens);
-    ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-    std::vector<std::vector<int>> ids;
-    for (const auto& pair : pairs) ids.push_back(pair.source);
-    running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
-    for (int step = 0; step < 100 && running.live() + running.waiting() > 0; ++step)
-      for (const auto& [tag, h] : running.step()) check(h.tokens);
+  }
+  // the other pieces' logits are what they were, and the searches normalise over them alone: the same
+  // tokens and scores, bit for bit, on any kernels
+  const auto after = searchEveryWay(model);
+  auto same = [](const Hypothesis& a, const Hypothesis& b) {
+    CHECK(std::count_if(a.tokens.begin(), a.tokens.end(), [](int t) { return !SpecialIds::producible(t); }) == 0);
+    CHECK(a.tokens == b.tokens);
+    CHECK(a.score == b.score);
+    CHECK(a.finished == b.finished);
+  };
+  for (std::size_t r = 0; r < 4; ++r) {
+    same(after.greedy[r], before.greedy[r]);
+    REQUIRE(after.beam[r].size() == before.beam[r].size());
+    for (std::size_t k = 0; k < after.beam[r].size(); ++k) same(after.beam[r][k], before.beam[r][k]);
+    if (!before.running.empty()) same(after.running[r], before.running[r]);
   }
 }
 
@@ -259,38 +290,93 @@ TEST_CASE("a sliced output layer gives the full layer's log-probabilities renorm
     }
 }
 
+std::vector<const std::vector<int>*> pointers(const std::vector<std::vector<int>>& lists) {
+  std::vector<const std::vector<int>*> out;
+  for (const auto& list : lists) out.push_back(&list);
+  return out;
+}
+
+// Each row's shortlist in sources()'s batch, in batch row order.
+std::vector<std::vector<int>> listsOfRows(const Shortlist& shortlist) {
+  const auto pairs = sources();
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  std::vector<std::vector<int>> lists;
+  for (std::size_t example : batch.examples) lists.push_back(shortlist.targetsFor(pairs[example].source));
+  return lists;
+}
+
 TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary does: greedy, beam, running batch") {
   auto model = copyModel(eachArchitecture());
-  c10::InferenceMode inference;
-  const auto pairs = sources();
   // every piece but <pad> and <s> is frequent here, so every list holds them all
   std::vector<EncodedPair> everything{{{4}, {1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 1}};
   ShortlistOptions all;
   all.frequent = 16;
   const auto shortlist = Shortlist::learn(everything, {16, 16, 0, 0}, all);
   REQUIRE(shortlist.targetsFor({4}).size() == 14);
-  const auto slice = model->decoder().sliceOutput(shortlist.targetsFor({4}));
-  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
-  const auto greedy = greedySearch(model, batch, DecodeLimits{});
-  const auto greedySliced = greedySearch(model, batch, DecodeLimits{}, false, &slice);
-  const auto beam = beamSearch(model, batch, beamOptions(4, 3, 1.0));
-  const auto beamSliced = beamSearch(model, batch, beamOptions(4, 3, 1.0), &slice);
+  const auto lists = listsOfRows(shortlist);
+  const auto batchLists = batchShortlist(model, shortlist, pointers(lists));
+  const auto whole = searchEveryWay(model);
+  const auto listed = searchEveryWay(model, &shortlist, &batchLists);
   for (std::size_t r = 0; r < 4; ++r) {
-    CHECK(greedySliced[r].tokens == greedy[r].tokens);
-    REQUIRE(beamSliced[r].size() == beam[r].size());
-    for (std::size_t k = 0; k < beam[r].size(); ++k) CHECK(beamSliced[r][k].tokens == beam[r][k].tokens);
+    CHECK(listed.greedy[r].tokens == whole.greedy[r].tokens);
+    CHECK(listed.greedy[r].score == doctest::Approx(whole.greedy[r].score).epsilon(1e-5));
+    REQUIRE(listed.beam[r].size() == whole.beam[r].size());
+    for (std::size_t k = 0; k < whole.beam[r].size(); ++k) CHECK(listed.beam[r][k].tokens == whole.beam[r][k].tokens);
+    if (!whole.running.empty()) CHECK(listed.running[r].tokens == whole.greedy[r].tokens);
   }
-  if (model->decoder().takesNewcomers()) {
-    ContinuousGreedySearch running(model, DecodeLimits{}, 2, &shortlist);
-    std::vector<std::vector<int>> ids;
-    for (const auto& pair : pairs) ids.push_back(pair.source);
-    running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
-    std::map<std::size_t, Hypothesis> got;
-    for (int step = 0; step < 100 && got.size() < 4; ++step)
-      for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
-    REQUIRE(got.size() == 4);
-    for (std::size_t r = 0; r < 4; ++r) CHECK(got[batch.examples[r]].tokens == greedy[r].tokens);
+}
+
+TEST_CASE("with a shortlist a sentence translates as it does alone, and forced decoding scores it as its search did") {
+  auto model = copyModel(eachArchitecture());
+  // each source piece shortlists the next one (s -> s + 1), so a sentence's own list lacks pieces of
+  // its source that the copy model wants, and the batch's union holds them from other sentences' lists
+  std::vector<EncodedPair> shifted;
+  for (int s = 4; s < 16; ++s) shifted.push_back({{s}, {4 + (s - 3) % 12}, 0});
+  ShortlistOptions one;
+  one.perSource = 1;
+  one.frequent = 0;
+  const auto shortlist = Shortlist::learn(shifted, {16, 16, 0, 0}, one);
+  REQUIRE(shortlist.targetsFor({4, 15}) == std::vector<int>{1, 3, 4, 5});  // <unk>, </s> and the pieces shifted
+  const auto pairs = sources();
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
+  const auto lists = listsOfRows(shortlist);
+  const auto batchLists = batchShortlist(model, shortlist, pointers(lists));
+  const auto together = searchEveryWay(model, &shortlist, &batchLists);
+  c10::InferenceMode inference;
+  for (std::size_t r = 0; r < 4; ++r) {
+    CAPTURE(r);
+    const auto& source = pairs[batch.examples[r]].source;
+    const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
+    const auto ownList = batchShortlist(model, shortlist, {&lists[r]});
+    const auto greedy = greedySearch(model, alone, DecodeLimits{}, false, &ownList);
+    const auto beam = beamSearch(model, alone, beamOptions(3, 3, 1.0), &ownList);
+    auto same = [&](const Hypothesis& inBatch, const Hypothesis& byItself) {
+      CHECK(inBatch.tokens == byItself.tokens);
+      CHECK(inBatch.score == doctest::Approx(byItself.score).epsilon(1e-5));
+      for (int t : inBatch.tokens) CHECK(std::binary_search(lists[r].begin(), lists[r].end(), t));
+    };
+    same(together.greedy[r], greedy[0]);
+    if (!together.running.empty()) same(together.running[r], greedy[0]);
+    REQUIRE(together.beam[r].size() == beam[0].size());
+    for (std::size_t k = 0; k < beam[0].size(); ++k) {
+      same(together.beam[r][k], beam[0][k]);
+      const auto& h = together.beam[r][k];
+      if (!h.finished) continue;
+      const auto forcedLists = forcedShortlist(model, shortlist, source, h.tokens);
+      CHECK(forcedDecode(model, source, h.tokens, &forcedLists).score == doctest::Approx(h.score).epsilon(1e-5));
+    }
+    // a translation outside the list scores finitely: its pieces join the list
+    const auto forcedCopy = forcedShortlist(model, shortlist, source, source);
+    CHECK(std::isfinite(forcedDecode(model, source, source, &forcedCopy).score));
   }
+  // and the lists matter: scored over the batch's union (as every row once was), some sentence copies
+  // pieces of its source that its own list lacks
+  auto unionOnly = batchShortlist(model, shortlist, pointers(lists));
+  unionOnly.ownPieces.zero_();
+  const auto byUnion = greedySearch(model, batch, DecodeLimits{}, false, &unionOnly);
+  int differ = 0;
+  for (std::size_t r = 0; r < 4; ++r) differ += byUnion[r].tokens != together.greedy[r].tokens;
+  CHECK(differ > 0);
 }
 
 // The process's int8 activations and products, put back when a test ends, however it ends.

@@ -1,7 +1,7 @@
 #include "decode/RowTopK.h"
 #include "decode/GreedyPick.h"
 #include "decode/Search.h"
-#include "model/OutputSlice.h"
+#include "decode/BatchShortlist.h"
 #include "tokenization/SpecialIds.h"
 
 #include <doctest/doctest.h>
@@ -92,18 +92,10 @@ TEST_CASE("bestOfEachRow is what max(-1) returns: ties to the first place, -inf 
   CHECK(places[5].item<int64_t>() == 3);
 }
 
-TEST_CASE("greedyPick: log_softmax's best producible piece and its log-probability, from the logits alone") {
+TEST_CASE("greedyPick: log_softmax's best piece and its log-probability, from the logits alone") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   torch::manual_seed(6);
-  const nmt::OutputSlice* noSlice = nullptr;
-  auto expectedOf = [](const torch::Tensor& logits, bool sliced) {
-    auto logProbs = torch::log_softmax(logits, -1);
-    if (!sliced) {
-      logProbs.select(1, nmt::SpecialIds::kPad).fill_(-INFINITY);
-      logProbs.select(1, nmt::SpecialIds::kBos).fill_(-INFINITY);
-    }
-    return logProbs.max(-1);
-  };
+  auto expectedOf = [](const torch::Tensor& logits) { return torch::log_softmax(logits, -1).max(-1); };
   for (const int64_t V : {5, 8, 9, 31, 8000}) {
     CAPTURE(V);
     auto logits = torch::randn({6, V}) * 3;
@@ -111,33 +103,36 @@ TEST_CASE("greedyPick: log_softmax's best producible piece and its log-probabili
     logits[2][nmt::SpecialIds::kEos] = 50.0f;  // </s> is produced
     logits[3].fill_(1.5f);                      // all equal: the first producible place
     logits[4][V - 1] = 40.0f;                   // in the tail past the last eight
-    for (const bool sliced : {false, true}) {
-      CAPTURE(sliced);
-      const auto [expectedLogProbs, expectedIds] = expectedOf(logits, sliced);
-      // any slice will do: without one the special pieces are left out, with one nothing is
-      const nmt::OutputSlice slice{};
-      const auto pick = nmt::greedyPick(logits, sliced ? &slice : noSlice);
-      CHECK(torch::equal(pick.ids, expectedIds));
-      CHECK(torch::allclose(pick.logProbs, expectedLogProbs, 1e-6, 1e-5));
-      CHECK(pick.ids[1].item<int64_t>() != (sliced ? -1 : nmt::SpecialIds::kPad));
-      // without log-probabilities: the same ids
-      const auto idsOnly = nmt::greedyPick(logits, sliced ? &slice : noSlice, false);
-      CHECK_FALSE(idsOnly.logProbs.defined());
-      CHECK(torch::equal(idsOnly.ids, expectedIds));
-      // float64: through log_softmax itself
-      const auto asDouble = nmt::greedyPick(logits.to(torch::kDouble), sliced ? &slice : noSlice);
-      const auto [doubleLogProbs, doubleIds] = expectedOf(logits.to(torch::kDouble), sliced);
-      CHECK(torch::equal(asDouble.ids, doubleIds));
-      CHECK(torch::equal(asDouble.logProbs, doubleLogProbs));
-    }
+    logits[5][V - 1] = -INFINITY;               // a piece the row may not produce
+    const auto row1 = logits[1].clone();
+    nmt::leaveOutUnproducible(logits, torch::Tensor());
+    const auto [expectedLogProbs, expectedIds] = expectedOf(logits);
+    const auto pick = nmt::greedyPick(logits);
+    CHECK(torch::equal(pick.ids, expectedIds));
+    CHECK(torch::allclose(pick.logProbs, expectedLogProbs, 1e-6, 1e-5));
+    CHECK(pick.ids[1].item<int64_t>() != nmt::SpecialIds::kPad);
+    CHECK(pick.ids[3].item<int64_t>() == nmt::SpecialIds::kUnk);
+    // normalised over the pieces left: <pad>'s 50 takes nothing from the others
+    const auto others = torch::cat({torch::tensor({int64_t{nmt::SpecialIds::kUnk}}), torch::arange(3, V)});
+    CHECK(pick.logProbs[1].item<float>() ==
+          doctest::Approx(torch::log_softmax(row1.index_select(0, others), -1).max().item<float>()).epsilon(1e-5));
+    // without log-probabilities: the same ids
+    const auto idsOnly = nmt::greedyPick(logits, false);
+    CHECK_FALSE(idsOnly.logProbs.defined());
+    CHECK(torch::equal(idsOnly.ids, expectedIds));
+    // float64: through log_softmax itself
+    const auto asDouble = nmt::greedyPick(logits.to(torch::kDouble));
+    const auto [doubleLogProbs, doubleIds] = expectedOf(logits.to(torch::kDouble));
+    CHECK(torch::equal(asDouble.ids, doubleIds));
+    CHECK(torch::equal(asDouble.logProbs, doubleLogProbs));
   }
   auto withNan = torch::randn({2, 20});
   withNan[0][7] = nan;
   withNan[0][12] = nan;
-  const auto pick = nmt::greedyPick(withNan, noSlice);
-  CHECK(torch::equal(pick.ids, std::get<1>(expectedOf(withNan, false))));  // log_softmax makes the row NaN
+  const auto pick = nmt::greedyPick(withNan);
+  CHECK(torch::equal(pick.ids, std::get<1>(expectedOf(withNan))));  // log_softmax makes the row NaN
   CHECK(std::isnan(pick.logProbs[0].item<float>()));
   CHECK_FALSE(std::isnan(pick.logProbs[1].item<float>()));
-  CHECK(torch::equal(nmt::greedyPick(withNan, noSlice, false).ids, pick.ids));
-  CHECK(torch::equal(nmt::greedyPick(withNan.to(torch::kDouble), noSlice, false).ids, pick.ids));
+  CHECK(torch::equal(nmt::greedyPick(withNan, false).ids, pick.ids));
+  CHECK(torch::equal(nmt::greedyPick(withNan.to(torch::kDouble), false).ids, pick.ids));
 }

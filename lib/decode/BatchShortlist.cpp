@@ -1,0 +1,44 @@
+#include "decode/BatchShortlist.h"
+
+#include "tokenization/SpecialIds.h"
+
+#include <ATen/ATen.h>
+
+#include <limits>
+
+namespace nmt {
+
+BatchShortlist batchShortlist(const Seq2Seq& model, const Shortlist& shortlist,
+                              const std::vector<const std::vector<int>*>& lists) {
+  BatchShortlist out;
+  out.slice = model->decoder().sliceOutput(shortlist.batchList(lists));
+  out.ownPieces = ownPiecesMask(out.slice.ids, lists, out.slice.deviceIds.device());
+  return out;
+}
+
+at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const std::vector<int>*>& lists,
+                         const c10::Device& device) {
+  const auto N = static_cast<int64_t>(ids.size());
+  auto mask = at::full({static_cast<int64_t>(lists.size()), N}, -std::numeric_limits<float>::infinity(), at::kFloat);
+  float* m = mask.data_ptr<float>();
+  for (std::size_t r = 0; r < lists.size(); ++r) {
+    float* row = m + static_cast<int64_t>(r) * N;
+    auto list = lists[r]->begin();
+    for (int64_t n = 0; n < N && list != lists[r]->end(); ++n) {  // both sorted: one walk
+      while (list != lists[r]->end() && *list < ids[static_cast<std::size_t>(n)]) ++list;
+      if (list != lists[r]->end() && *list == ids[static_cast<std::size_t>(n)]) row[n] = 0.0f;
+    }
+  }
+  return device.is_cpu() ? mask : mask.to(device);
+}
+
+void leaveOutUnproducible(at::Tensor& logits, const at::Tensor& rowMasks) {
+  if (rowMasks.defined()) {
+    logits.add_(rowMasks);
+    return;
+  }
+  for (int id = 0; id < SpecialIds::kCount; ++id)
+    if (!SpecialIds::producible(id)) logits.select(1, id).fill_(-std::numeric_limits<float>::infinity());
+}
+
+}  // namespace nmt

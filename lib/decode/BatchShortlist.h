@@ -1,0 +1,38 @@
+#pragma once
+
+#include "data/Shortlist.h"
+#include "model/OutputSlice.h"
+#include "model/Seq2Seq.h"
+
+#include <ATen/core/Tensor.h>
+
+#include <vector>
+
+namespace nmt {
+
+// A batch's shortlist: the output layer's rows for the union of its sentences' lists (one product
+// for the batch), and each sentence's own list within them, so that a sentence is scored over its
+// own list alone: its translation and scores do not depend on the sentences it shares a batch with.
+struct BatchShortlist {
+  OutputSlice slice;     // the union (Shortlist::batchList): column n is piece slice.ids[n]
+  at::Tensor ownPieces;  // [sentences, slice.ids.size()] float32 on the model's device: 0 where the
+                         // sentence's own list has the piece, -inf elsewhere (ownPiecesMask)
+};
+
+// The shortlist of a batch of sentences with these lists (each sorted, as Shortlist::targetsFor
+// gives them): row i of ownPieces is lists[i]'s.
+BatchShortlist batchShortlist(const Seq2Seq& model, const Shortlist& shortlist,
+                              const std::vector<const std::vector<int>*>& lists);
+
+// [lists.size(), ids.size()] float32 on `device`: 0 at the ids (sorted) a list (sorted) holds, -inf elsewhere.
+at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const std::vector<int>*>& lists,
+                         const c10::Device& device);
+
+// What a search step may choose among, set in place before the softmax: each row's logits [rows, V]
+// of the pieces it may not produce become -inf, so that its log-probabilities are normalised over
+// the pieces it may produce. Without a shortlist (rowMasks undefined) those are the special ids no
+// translation produces (SpecialIds::producible); with one, rowMasks [rows, N] holds each row's
+// sentence's row of BatchShortlist::ownPieces, added to the sliced logits.
+void leaveOutUnproducible(at::Tensor& logits, const at::Tensor& rowMasks);
+
+}  // namespace nmt
