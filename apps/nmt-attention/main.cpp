@@ -50,6 +50,7 @@ int main(int argc, char* argv[]) {
       return 0;
     if (format != "matrix" && format != "long") throw po::error("--format must be matrix or long, not '" + format + "'");
     app::checkBatchOptions(options);
+    app::checkBeamOptions(options.decoding);
 
     const Runtime runtime = app::startProgram(runtimeOptions);
     auto model = app::loadModelFor(modelOptions, modelDir, runtime);
@@ -73,7 +74,7 @@ int main(int argc, char* argv[]) {
     Translator translator(model, options);
     AttentionWriter writer(outputDir, format, svg);
     // the model's own translations, batched; or forced decoding of the references
-    const auto translations = reference.empty() ? translator.translate(sources) : translator.align(sources, references);
+    const auto translations = reference.empty() ? translator.translate(sources) : translator.align(sources, references, reference);
     c10::InferenceMode inference;
     const AutocastScope autocast(model.device, model.precision);
     const HeadChoice heads{selfAttention, allHeads, selfAttention && decoderHeads};

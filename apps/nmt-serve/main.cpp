@@ -114,9 +114,12 @@ int main(int argc, char* argv[]) {
       return 0;
     if (port < 0 || port > 65535) throw po::error("--port must be between 0 and 65535");
     if (batchWaitMs < 0) throw po::error("--batch-wait-ms must be 0 or more");
-    if (batching.maxBatchSentences < 1) throw po::error("--max-batch-sentences must be at least 1");
+    if (batching.maxBatchSentences < 1 || batching.maxBatchSentences > kMaxBatchRows)
+      throw po::error(fmt::format("--max-batch-sentences must be between 1 and {}", kMaxBatchRows));
     if (limits.maxSentences < 1) throw po::error("--max-sentences must be at least 1");
-    if (limits.maxBeam < 1) throw po::error("--max-beam must be at least 1");
+    if (limits.maxBeam < 1 || limits.maxBeam > kMaxBeam)
+      throw po::error(fmt::format("--max-beam must be between 1 and {}", kMaxBeam));
+    app::checkBeamOptions(batching.decoding);
     if (connections < 1) throw po::error("--connections must be at least 1");
     if (readTimeout < 1) throw po::error("--read-timeout must be at least 1");
     if (decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");

@@ -17,7 +17,15 @@ struct DecodingOptions {
                                // normaliser and leaves Hypothesis::score NaN; beam search needs them anyway)
 };
 
-// InputError when the beam or n-best size is below 1, or the n-best list longer than the beam.
+// Bounds on what a request may ask for, so that no value (a typo, a hostile client) takes a
+// machine's memory: the beam (each sentence's rows), the length penalty and the length ratio.
+constexpr int64_t kMaxBeam = 100;
+constexpr double kMaxLengthPenalty = 10.0;
+constexpr double kMaxLengthRatio = 1000.0;  // past ~128 every length meets DecodeLimits::cap anyway
+
+// OptionError naming the option and its bounds when the beam is not 1..kMaxBeam, the n-best list
+// not 1..beam, or the length penalty or max ratio not a number from 0 to its maximum (NaN and
+// infinities included).
 void checkDecodingOptions(const DecodingOptions& options);
 
 }  // namespace nmt

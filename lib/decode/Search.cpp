@@ -6,6 +6,8 @@
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
+#include <fmt/core.h>
+
 #include <limits>
 #include <string>
 
@@ -20,16 +22,28 @@ std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
   return {values.squeeze(1), places.squeeze(1)};
 }
 
+namespace {
+
+void checkNumber(const char* option, double value, double most) {
+  if (!(value >= 0.0 && value <= most))  // NaN fails both
+    throw OptionError(fmt::format("`{}` must be a number from 0 to {}, not {}", option, most, value));
+}
+
+}  // namespace
+
 void checkDecodingOptions(const DecodingOptions& options) {
-  if (options.beamSize < 1) throw OptionError("`beam` must be at least 1");
-  if (options.nbest < 1) throw OptionError("`nbest` must be at least 1");
+  if (options.beamSize < 1 || options.beamSize > kMaxBeam)
+    throw OptionError(fmt::format("`beam` must be between 1 and {}, not {}", kMaxBeam, options.beamSize));
+  if (options.nbest < 1) throw OptionError(fmt::format("`nbest` must be at least 1, not {}", options.nbest));
   if (options.nbest > options.beamSize)
-    throw OptionError("`nbest` " + std::to_string(options.nbest) + " needs `beam` " + std::to_string(options.nbest) +
-                     " or more");
+    throw OptionError(fmt::format("`nbest` {} needs `beam` {} or more", options.nbest, options.nbest));
+  checkNumber("length-penalty", options.lengthPenalty, kMaxLengthPenalty);
+  checkNumber("max-ratio", options.limits.ratio, kMaxLengthRatio);
 }
 
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
                                             const BatchShortlist* shortlist) {
+  checkDecodingOptions(options);
   if (options.beamSize > 1) return beamSearch(model, batch, options, shortlist);
   std::vector<std::vector<Hypothesis>> out;
   for (auto& h : greedySearch(model, batch, options.limits, options.keepAttention, shortlist, options.scores)) out.push_back({std::move(h)});

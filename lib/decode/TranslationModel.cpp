@@ -11,10 +11,13 @@
 namespace nmt {
 namespace {
 
-// The run's max-length from config.ini ("max-length = 100"), 0 when absent.
+// The run's max-length from config.ini ("max-length = 100"), at most kMaxSourcePieces (also when
+// absent, 0 or out of range).
 std::size_t configuredMaxLength(const ModelDirectory& dir) {
   const std::string value = dir.configValue("max-length");
-  return !value.empty() && std::all_of(value.begin(), value.end(), ::isdigit) ? std::stoul(value) : 0;
+  if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), ::isdigit)) return kMaxSourcePieces;
+  const std::size_t length = std::stoul(value);
+  return length == 0 ? kMaxSourcePieces : std::min(length, kMaxSourcePieces);
 }
 
 }  // namespace

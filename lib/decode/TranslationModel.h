@@ -12,13 +12,18 @@
 
 namespace nmt {
 
+// The most source pieces a sentence is translated from (the rest is cut, as at a run's max-length,
+// with a warning), and the most pieces of a given translation forced decoding reads: a line of
+// megabytes must not take a machine's memory in the encoder's attention.
+constexpr std::size_t kMaxSourcePieces = 1024;
+
 // What translation reads from a model directory: the weights and both BPE models, with the
 // device they are on and the arithmetic to run them with.
 struct TranslationModel {
   Seq2Seq model{nullptr};
   std::unique_ptr<BpeModel> sourceBpe;
   std::unique_ptr<BpeModel> targetBpe;
-  std::size_t maxInputLength = 0;  // source pieces kept (the training run's max-length; 0: no limit)
+  std::size_t maxInputLength = kMaxSourcePieces;  // source pieces kept (the run's max-length, at most kMaxSourcePieces)
   c10::Device device{c10::kCPU};
   Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
   std::string directory;

@@ -9,6 +9,8 @@
 #include "util/Precision.h"
 #include "util/Threads.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 
 namespace nmt {
@@ -28,17 +30,20 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
 
 std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
   const std::size_t k = std::max<std::size_t>(1, static_cast<std::size_t>(options.decoding.beamSize));
-  if (!int8 || k == 1) return options.batchSize;
-  return std::max<std::size_t>(1, (options.batchSize + k / 2) / k);
+  if (k == 1) return options.batchSize;
+  const std::size_t sentences = int8 ? (options.batchSize + k / 2) / k : options.batchSize;
+  return std::max<std::size_t>(1, std::min(sentences, kMaxBatchRows / k));
 }
 
 void checkBatchSize(std::size_t batchSize) {
-  if (batchSize < 1) throw OptionError("`batch-size` must be at least 1");
+  if (batchSize < 1 || batchSize > kMaxBatchRows)
+    throw OptionError(fmt::format("`batch-size` must be between 1 and {}, not {}", kMaxBatchRows, batchSize));
 }
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
   checkBatchSize(options_.batchSize);
+  checkDecodingOptions(options_.decoding);
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
     throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
@@ -59,7 +64,8 @@ std::vector<std::size_t> Translator::readSources(const std::vector<std::string>&
 }
 
 std::vector<Translation> Translator::align(const std::vector<std::string>& sentences,
-                                           const std::vector<std::string>& references) {
+                                           const std::vector<std::string>& references,
+                                           const std::string& referencesName) {
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
@@ -67,6 +73,9 @@ std::vector<Translation> Translator::align(const std::vector<std::string>& sente
   const auto codec = model_.codec();
   for (std::size_t i : readSources(sentences, out, sources)) {
     auto reference = codec.reference(references.at(i));
+    if (reference.ids.size() > kMaxSourcePieces)
+      throw InputError(fmt::format("{}:{}: {} pieces, more than the {} that forced decoding reads", referencesName,
+                                   i + 1, reference.ids.size(), kMaxSourcePieces));
     TranslatedHypothesis h;
     h.text = std::move(reference.text);
     h.ids = std::move(reference.ids);

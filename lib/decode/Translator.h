@@ -24,10 +24,15 @@ struct TranslatorOptions {
   std::size_t parallelBatches = 0;
 };
 
-// InputError for a batch of no sentences.
+// A batch's rows, greedy (a row a sentence) or beam search (K rows a sentence), are at most this
+// many, so that no batch size or beam takes a machine's memory in decoder caches.
+constexpr std::size_t kMaxBatchRows = 1024;
+
+// OptionError for a batch of no sentences or of more than kMaxBatchRows.
 void checkBatchSize(std::size_t batchSize);
 
-// Sentences per batch: options.batchSize; with int8 weights, beam search K takes batchSize / K
+// Sentences per batch: options.batchSize, and for beam search K at most kMaxBatchRows / K (at
+// least one); with int8 weights, beam search K takes batchSize / K
 // (rounded, at least one), so that its steps run about as many rows as greedy search's. With a
 // quarter of float32's weight bytes, a step's time goes into reading each row's attention caches,
 // which stay in the CPU's caches for so many rows only: beam 5 on the full-Transformer preset
@@ -44,13 +49,16 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 // (forcedShortlist).
 class Translator {
  public:
-  // InputError for a batch size of 0 (checkBatchSize), or parallel batches off the CPU.
+  // OptionError for a batch size out of bounds (checkBatchSize), decoding options out of theirs
+  // (checkDecodingOptions), or parallel batches off the CPU.
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
   // Forced decoding: each sentence with its given translation (line-aligned). The one hypothesis
   // is the reference (its pieces as written) with its log-probability; attention is always filled.
-  std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references);
+  // InputError "NAME:LINE: ..." for a reference of more than kMaxSourcePieces pieces.
+  std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references,
+                                 const std::string& referencesName = "references");
 
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }

@@ -21,6 +21,8 @@ struct BatchingTranslator::Job {
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
+  checkBatchSize(options_.maxBatchSentences);
+  checkDecodingOptions(options_.decoding);
   if (model_.model->decoder().takesNewcomers())
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
       auto d = std::make_unique<Decoder>();

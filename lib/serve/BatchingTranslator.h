@@ -49,6 +49,7 @@ struct DecodeSettings {
 // Every thread runs under the model's device and precision.
 class BatchingTranslator {
  public:
+  // OptionError for maxBatchSentences or decoding options out of bounds (checkBatchSize, checkDecodingOptions).
   BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options);
   ~BatchingTranslator();  // finishes every queued sentence, then stops its threads
   BatchingTranslator(const BatchingTranslator&) = delete;

@@ -51,6 +51,26 @@ right=$(paste -d'\t' <(echo "$OUT") valid.tgt | awk -F'\t' '$1 == $2' | wc -l)
 short=$OUT
 expect_ok "${T[@]}"
 expect_line "$OUT" "$short"
+# --- a sentence's translation does not depend on the sentences it shares a batch with: 200 sentences
+# each alone (--batch-size 1) and all in one batch, greedy (the RNN decoder's running batch) and beam 5,
+# float32 and the defaults (int8 where it runs); the texts identical, the scores to float rounding
+head -n 200 train.src > many.src
+M=("$BIN/nmt-translate" --model run --device cpu --input many.src --scores)
+for way in "--int8 off" "--int8 off --beam 5" "" "--beam 5"; do
+  # shellcheck disable=SC2086
+  expect_ok "${M[@]}" $way --batch-size 1
+  alone=$OUT
+  # shellcheck disable=SC2086
+  expect_ok "${M[@]}" $way --batch-size 200
+  expect_line "$(awk -F' [|][|][|] ' '{ print $2 }' <<< "$OUT")" "$(awk -F' [|][|][|] ' '{ print $2 }' <<< "$alone")"
+  off=$(paste -d'\t' <(echo "$OUT") <(echo "$alone") | awk -F'\t' '{ split($1, a, / [|][|][|] /); split($2, b, / [|][|][|] /)
+    d = a[3] - b[3]; if (d < 0) d = -d; if (d > 1e-3) n++ } END { print n + 0 }')
+  expect_line "$off" "0"
+done
+# and the list restricts them: some of the 200 translate otherwise with the whole vocabulary
+expect_ok "${M[@]}" --int8 off --shortlist off --batch-size 200
+[ "$(awk -F' [|][|][|] ' '{ print $2 }' <<< "$OUT")" != "$(awk -F' [|][|][|] ' '{ print $2 }' <<< "$alone")" ] ||
+  fail "the short list changed none of 200 translations: the test above shows nothing"
 # the attention export and the pipe use it too
 expect_ok "$BIN/nmt-attention" --model run --device cpu --input valid.src --output-dir attn --shortlist on
 [ -s attn/000001.csv ] || fail "no attention CSV with --shortlist on"

@@ -74,7 +74,7 @@ expect_ok "${T[@]}" --input valid.src --batch-size 3 --parallel-batches 3 --stat
 expect_line "$OUT" "$refilled"
 expect_contains "$ERR" ", 3 batches at once"
 expect_fail 2 "${T[@]}" --input valid.src --batch-size 0
-expect_line "$ERR" "nmt-translate: --batch-size must be at least 1 (see nmt-translate --help)"
+expect_line "$ERR" "nmt-translate: --batch-size must be between 1 and 1024, not 0 (see nmt-translate --help)"
 
 # --- pipes: same output; each line is answered as soon as it arrives
 expect_ok "${T[@]}" < in.txt
@@ -202,6 +202,21 @@ expect_fail 1 "${T[@]}" --input missing.txt
 expect_line "$ERR" "nmt-translate: error: cannot open missing.txt: No such file or directory"
 expect_fail 2 "${T[@]}" --beam 2 --nbest 3
 expect_line "$ERR" "nmt-translate: --nbest 3 needs --beam 3 or more (see nmt-translate --help)"
+# every size and number a user gives is bounded, refused in one line before anything is allocated
+expect_fail 2 "${T[@]}" --input valid.src --beam 1000000
+expect_line "$ERR" "nmt-translate: --beam must be between 1 and 100, not 1000000 (see nmt-translate --help)"
+expect_fail 2 "${T[@]}" --input valid.src --batch-size 100000
+expect_line "$ERR" "nmt-translate: --batch-size must be between 1 and 1024, not 100000 (see nmt-translate --help)"
+for bad in inf -inf nan -1 1001; do
+  expect_fail 2 "${T[@]}" --input valid.src --max-ratio "$bad"
+  expect_line "$ERR" "nmt-translate: --max-ratio must be a number from 0 to 1000, not $bad (see nmt-translate --help)"
+done
+for bad in inf nan -0.5 11; do
+  expect_fail 2 "${T[@]}" --input valid.src --beam 2 --length-penalty "$bad"
+  expect_line "$ERR" "nmt-translate: --length-penalty must be a number from 0 to 10, not $bad (see nmt-translate --help)"
+done
+expect_ok "${T[@]}" --input valid.src --beam 100 --nbest 100 --batch-size 1024 --max-ratio 1000 --length-penalty 10
+expect_contains "$OUT" "1 ||| "
 expect_fail 2 "$BIN/nmt-translate" --input in.txt
 expect_contains "$ERR" "the option '--model' is required"
 expect_fail 2 "${T[@]}" --precision half --input in.txt

@@ -2,6 +2,7 @@
 
 import csv
 import resource
+import shutil
 import threading
 
 import numpy
@@ -102,8 +103,16 @@ def test_errors_are_pythons_with_the_programs_messages(model_dir, tmp_path):
         translator.translate(["fine", "a\x07b"])
     with pytest.raises(ValueError, match="^nbest 3 needs beam 3 or more$"):
         translator.translate("der Hund", beam=2, nbest=3)
-    with pytest.raises(ValueError, match="^batch_size must be at least 1$"):
+    with pytest.raises(ValueError, match="^batch_size must be between 1 and 1024, not 0$"):
         translator.translate("der Hund", batch_size=0)
+    # every size and number is bounded: refused at once, nothing allocated
+    with pytest.raises(ValueError, match="^beam must be between 1 and 100, not 1000000$"):
+        translator.translate("Ein Hund rennt.", beam=10**6)
+    for bad in (float("inf"), float("-inf"), float("nan"), -1.0):
+        with pytest.raises(ValueError, match="^max_ratio must be a number from 0 to 1000, not "):
+            translator.translate("der Hund", max_ratio=bad)
+        with pytest.raises(ValueError, match="^length_penalty must be a number from 0 to 10, not "):
+            translator.translate("der Hund", beam=2, length_penalty=bad)
     with pytest.raises(ValueError, match="^2 sources but 1 targets$"):
         translator.score(["a", "b"], ["c"])
     with pytest.raises(FileNotFoundError, match="cannot open .*missing.txt"):
@@ -167,3 +176,28 @@ def test_shortlist_auto_is_on_exactly_where_the_directory_has_one(model_dir, sou
         [t.text for t in nmt.Translator(str(model_dir), shortlist="off").translate(sources)]
     with pytest.raises(FileNotFoundError, match=f"^no shortlist {bare}/shortlist.bin \\(make one with nmt-shortlist"):
         nmt.Translator(str(bare), shortlist="on")
+
+
+def test_with_a_short_list_a_sentence_translates_alone_as_in_any_batch(model_dir, corpus, bin_dir, tmp_path):
+    """Each sentence chooses among its own shortlist, not its batch's: 200 sentences alone and in one call
+    translate the same, and forced decoding (score) gives the search's own output the search's score."""
+    short = tmp_path / "short"
+    shutil.copytree(model_dir, short)
+    run(bin_dir / "nmt-shortlist", "--model", short, "--per-source", "2", "--frequent", "3")
+    many = (corpus / "train.src").read_text(encoding="utf-8").splitlines()[:200]
+    for int8 in ("off", "auto"):
+        translator = nmt.Translator(str(short), shortlist="on", int8=int8)
+        for beam in (1, 5):
+            together = translator.translate(many, beam=beam)
+            alone = [translator.translate(s, beam=beam) for s in many]
+            assert [t.text for t in together] == [t.text for t in alone]
+            assert [t.score for t in together] == pytest.approx([t.score for t in alone], abs=1e-4)
+            forced = translator.score(many, [t.text for t in together])
+            # (where the text reads back into the same pieces, and the search ended with </s>)
+            same = [i for i, t in enumerate(together) if t.finished and forced[i].target_pieces == t.target_pieces]
+            assert len(same) > 150
+            assert [forced[i].score for i in same] == pytest.approx([together[i].score for i in same], abs=1e-4)
+            if beam == 1:
+                greedy = together
+        whole = nmt.Translator(str(short), shortlist="off", int8=int8).translate(many)
+        assert [t.text for t in whole] != [t.text for t in greedy], "the short list changed none of 200 translations"
