@@ -44,6 +44,14 @@ def usage_errors():
     check(done.returncode == 1 and
           done.stderr == "nmt-serve: error: cannot listen on 10.255.255.1:0: Cannot assign requested address\n",
           f"foreign address: {done.returncode} {done.stderr}")
+    for args, message in ((("--max-beam", "1000000"), "--max-beam must be between 1 and 100"),
+                          (("--max-batch-sentences", "100000"), "--max-batch-sentences must be between 1 and 1024"),
+                          (("--max-ratio", "inf"), "--max-ratio must be a number from 0 to 1000, not inf"),
+                          (("--length-penalty", "nan"), "--length-penalty must be a number from 0 to 10, not nan"),
+                          (("--max-ratio", "-1"), "--max-ratio must be a number from 0 to 1000, not -1")):
+        done = run("--model", "run", "--port", "0", *args)
+        check(done.returncode == 2 and done.stderr == f"nmt-serve: {message} (see nmt-serve --help)\n",
+              f"{args}: {done.returncode} {done.stderr}")
     done = run("--model", "missing", "--port", "0")
     check(done.returncode == 1 and done.stderr.startswith("nmt-serve: error: model directory missing does not exist"),
           f"missing model: {done.returncode} {done.stderr}")
@@ -74,6 +82,49 @@ def concurrent_clients(server, sources):
     sentences, batches = after["sentences"] - before["sentences"], after["batches"] - before["batches"]
     check(sentences == 40 and batches < 40 and after["largest_batch"] >= 2,
           f"40 concurrent sentences went in {batches} batches (largest {after['largest_batch']})")
+
+
+def short_list_clients():
+    """With a short shortlist, a client's answer does not depend on whom it shares a batch with: 200 sentences
+    from 16 concurrent clients, greedy (running batches) and beam 5, get nmt-translate's translation of each alone."""
+    subprocess.run(["cp", "-r", "run", "short"], check=True)
+    done = subprocess.run([f"{BIN}/nmt-shortlist", "--model", "short", "--per-source", "2", "--frequent", "3"],
+                          capture_output=True, text=True)
+    check(done.returncode == 0, f"nmt-shortlist: {done.stderr}")
+    sources = open("train.src", encoding="utf-8").read().split("\n")[:200]
+    with open("many.src", "w", encoding="utf-8") as f:
+        f.write("\n".join(sources) + "\n")
+
+    def alone(*args):
+        done = subprocess.run([f"{BIN}/nmt-translate", "--model", "short", "--device", "cpu", "--input", "many.src",
+                               "--batch-size", "1", *args], capture_output=True, text=True)
+        check(done.returncode == 0, f"nmt-translate {args}: {done.stderr}")
+        return done.stdout.split("\n")[:-1]
+    whole = subprocess.run([f"{BIN}/nmt-translate", "--model", "short", "--device", "cpu", "--input", "many.src",
+                            "--shortlist", "off"], capture_output=True, text=True).stdout.split("\n")[:-1]
+    check(whole != alone(), "the short list changed none of 200 translations: the test shows nothing")
+    with Server(BIN, "--model", "short", "--batch-wait-ms", "20", "--max-beam", "5") as server:
+        for beam in (1, 5):
+            expected = alone("--beam", str(beam))
+            wrong, errors = [], []
+
+            def client(k):
+                for i in range(k, len(sources), 16):
+                    try:
+                        status, answer = server.translate({"text": [sources[i]], "beam": beam})
+                        if status != 200 or answer["translations"][0]["text"] != expected[i]:
+                            wrong.append((sources[i], expected[i], status, answer))
+                    except Exception as e:
+                        errors.append(f"{sources[i]!r}: {type(e).__name__}: {e}")
+            threads = [threading.Thread(target=client, args=(k,)) for k in range(16)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            check(not errors, f"beam {beam}: {len(errors)} concurrent requests failed, e.g. {errors[:1]}")
+            check(not wrong, f"beam {beam}: {len(wrong)} of 200 answers differ from the sentence's alone, e.g. {wrong[:1]}")
+        check(server.request("GET", "/health")[1]["largest_batch"] >= 2, "no two clients shared a batch")
+        check(server.stop() == 0, "stop with the short list")
 
 
 def two_decoders():
@@ -138,6 +189,7 @@ def api(workdir):
         expect_error(server, {"text": ["a"], "beams": 2}, 400,
                      'unknown field "beams" (known: text, model, beam, nbest, attention)')
         expect_error(server, {"text": ["a"], "beam": 7}, 400, '"beam" must be between 1 and 6, got 7')
+        expect_error(server, {"text": ["a"], "beam": 1000000}, 400, '"beam" must be between 1 and 6, got 1000000')
         expect_error(server, {"text": ["a"] * 51}, 413, '51 sentences in "text", more than this server\'s limit of 50')
         expect_error(server, {"text": ["a" * 30000]}, 413, "the request body is over this server's limit of 20000 bytes")
         expect_error(server, {"text": ["a"], "model": "fr-en"}, 404, 'unknown model "fr-en" (this server has: tiny, run)')
@@ -259,6 +311,7 @@ with tempfile.TemporaryDirectory() as workdir:
     usage_errors()
     api(workdir)
     two_decoders()
+    short_list_clients()
     port_in_use()
     drains_on_sigterm()
     unfriendly_clients()
