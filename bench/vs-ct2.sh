@@ -7,13 +7,16 @@
 #      script prints the count and some differing lines and exits 1 without timing anything;
 #   2. timings: for each --threads count, greedy and beam K (default 5), ROUNDS times (round 1 of everything,
 #      then round 2, ...), the wall seconds of each whole process for the rows
-#        CTranslate2 float32, CTranslate2 int8,
+#        CTranslate2 float32, CTranslate2 int8, each in both of its thread layouts at T > 1 threads:
+#          --intra_threads T --inter_threads 1 (one batch at a time, its products on T threads) and
+#          --inter_threads T --intra_threads 1 (T batches at once, one thread each, as nmt's default);
 #        nmt the same work (--shortlist off --max-ratio 1000 --int8 off: float32), the same with --int8 on,
 #        nmt defaults (--shortlist auto --int8 auto, the default --max-ratio), and the defaults with --int8 off;
 #      each row with its output pieces, pieces/s, cased BLEU against --reference (nmt-score), the lines it
 #      shares with CTranslate2 float32's output, and the speed ratio to CTranslate2 (float32 and int8) at the
-#      same threads and decoding: CTranslate2's best seconds over the row's for the same sentences (a row that
-#      writes fewer pieces, as the defaults' length limit makes it, is not slower for it; its BLEU is beside it).
+#      same threads and decoding: CTranslate2's best seconds (its faster layout) over the row's for the same
+#      sentences (a row that writes fewer pieces, as the defaults' length limit makes it, is not slower for it;
+#      its BLEU is beside it). The report says which layout won at each thread count and decoding.
 #
 #   bench/vs-ct2.sh (--model DIR | --train-steps N) [--work DIR] [--rounds 2] [--threads "1 2"] [--beam 5]
 #                   [--source FILE --reference FILE] [--peer DIR]
@@ -25,7 +28,7 @@
 # --work DIR         outputs: ct2/ (the converted model), outputs of the last round, logs/, summary.txt
 #                    (default runs/vs-ct2)
 # --threads LIST     thread counts, e.g. "1 2": nmt --threads T (OpenBLAS threads; nmt decodes as many batches
-#                    at once, its default), CTranslate2 --intra_threads T --inter_threads 1
+#                    at once, its default), CTranslate2 in both layouts (above)
 # --source/--reference  the test set (default data/multi30k/test_2016_flickr.de / .en, copied there from
 #                    ../shared/data/multi30k with data/get-multi30k.sh when missing)
 # --peer DIR         the CTranslate2 peer (default ../shared/peers/ct2 beside the repository)
@@ -54,7 +57,7 @@ PY=/usr/bin/python3  # Debian's Python, the one that sees python3-torch
 
 MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5
 SRC="" REF="" PEER=$ROOT/../shared/peers/ct2
-ROWS=(ct2-f32 ct2-int8 nmt-same nmt-same-int8 nmt-default nmt-default-f32)
+ROWS=(ct2-f32 ct2-f32-inter ct2-int8 ct2-int8-inter nmt-same nmt-same-int8 nmt-default nmt-default-f32)
 declare -A LABEL SECONDS_OF PIECES_OF RATES FASTEST BLEU SAME
 
 usage() {
@@ -198,14 +201,16 @@ convert_model() {
   ENCODE_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 }
 
-# ct2 OUT COMPUTE_TYPE THREADS BEAM LOG [more options]: CTranslate2 on WORK/src.pieces, pieces to OUT
+# ct2 OUT COMPUTE_TYPE THREADS BEAM LOG LAYOUT [more options]: CTranslate2 on WORK/src.pieces, pieces to OUT;
+# LAYOUT intra: one batch at a time on THREADS threads; inter: THREADS batches at once, one thread each
 ct2() {
-  local out=$1 ctype=$2 threads=$3 beam=$4 log=$5
-  shift 5
-  run_log "CTranslate2 ($ctype, $threads threads, beam $beam)" "$log" \
+  local out=$1 ctype=$2 threads=$3 beam=$4 log=$5 intra=$3 inter=1
+  [ "$6" = intra ] || { intra=1; inter=$3; }
+  shift 6
+  run_log "CTranslate2 ($ctype, $threads threads, beam $beam, --intra_threads $intra --inter_threads $inter)" "$log" \
     env LD_LIBRARY_PATH="$PEER/install/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" nice -n "$NICE" \
     "$PEER/install/bin/ct2-translator" --model "$WORK/ct2" --src "$WORK/src.pieces" --out "$out" \
-    --batch_size 32 --beam_size "$beam" --compute_type "$ctype" --intra_threads "$threads" --inter_threads 1 \
+    --batch_size 32 --beam_size "$beam" --compute_type "$ctype" --intra_threads "$intra" --inter_threads "$inter" \
     --min_decoding_length 0 --max_decoding_length 256 --suppress_sequences '<pad>,<s>' "$@"
 }
 
@@ -237,7 +242,7 @@ agreement() {
   local t=${THREAD_LIST[0]} dir=$WORK/agreement same ct2p nmtp
   mkdir -p "$dir"
   echo "vs-ct2: greedy float32 agreement at $t threads ..." >&2
-  ct2 "$dir/ct2.pieces" float32 "$t" 1 "$WORK/logs/agreement.ct2.log"
+  ct2 "$dir/ct2.pieces" float32 "$t" 1 "$WORK/logs/agreement.ct2.log" intra
   decode_pieces "$dir/ct2.pieces" "$dir/ct2.txt"
   nmt "$dir/nmt.txt" "$t" 1 "$WORK/logs/agreement.nmt.log" --shortlist off --max-ratio 1000 --int8 off
   [ "$(wc -l < "$dir/nmt.txt")" -eq "$LINES" ] || die "nmt-translate wrote $(wc -l < "$dir/nmt.txt") lines for $LINES"
@@ -270,8 +275,10 @@ run_row() {
   [ "$beam" -eq 1 ] || { ct2_lp=(--length_penalty 0); nmt_lp=(--length-penalty 0); }
   t0=$(now)
   case $row in
-    ct2-f32) ct2 "$out.pieces" float32 "$t" "$beam" "$log" "${ct2_lp[@]}" ;;
-    ct2-int8) ct2 "$out.pieces" int8 "$t" "$beam" "$log" "${ct2_lp[@]}" ;;
+    ct2-f32) ct2 "$out.pieces" float32 "$t" "$beam" "$log" intra "${ct2_lp[@]}" ;;
+    ct2-f32-inter) ct2 "$out.pieces" float32 "$t" "$beam" "$log" inter "${ct2_lp[@]}" ;;
+    ct2-int8) ct2 "$out.pieces" int8 "$t" "$beam" "$log" intra "${ct2_lp[@]}" ;;
+    ct2-int8-inter) ct2 "$out.pieces" int8 "$t" "$beam" "$log" inter "${ct2_lp[@]}" ;;
     nmt-same) nmt "$out.txt" "$t" "$beam" "$log" --shortlist off --max-ratio 1000 --int8 off "${nmt_lp[@]}" ;;
     nmt-same-int8) nmt "$out.txt" "$t" "$beam" "$log" --shortlist off --max-ratio 1000 --int8 on "${nmt_lp[@]}" ;;
     nmt-default) nmt "$out.txt" "$t" "$beam" "$log" "${nmt_lp[@]}" ;;
@@ -291,16 +298,39 @@ run_row() {
   FASTEST[$key]=$(awk -v a="${FASTEST[$key]:-0}" -v b="$s" 'BEGIN { print ((a == 0 || b < a) ? b : a) }')
 }
 
+# rows_at T: the rows timed at T threads (CTranslate2's two layouts are one at a single thread)
+rows_at() {
+  local row
+  for row in "${ROWS[@]}"; do
+    [ "$1" -eq 1 ] && [[ $row == *-inter ]] && continue
+    echo "$row"
+  done
+}
+
+# best_ct2 T DECODING TYPE: CTranslate2's best seconds of compute type TYPE (f32, int8) over its layouts
+best_ct2() {
+  local a=${FASTEST[$1|$2|ct2-$3]} b=${FASTEST[$1|$2|ct2-$3-inter]:-0}
+  awk -v a="$a" -v b="$b" 'BEGIN { print ((b > 0 && b < a) ? b : a) }'
+}
+
+# best_layout T DECODING TYPE: which layout gave best_ct2
+best_layout() {
+  local a=${FASTEST[$1|$2|ct2-$3]} b=${FASTEST[$1|$2|ct2-$3-inter]:-0}
+  if [ "$1" -eq 1 ]; then echo "one thread"
+  elif awk -v a="$a" -v b="$b" 'BEGIN { exit !(b > 0 && b < a) }'; then echo "--inter_threads $1 --intra_threads 1"
+  else echo "--intra_threads $1 --inter_threads 1"; fi
+}
+
 timings() {
-  local round t dec row n=0 total
-  total=$(( ROUNDS * ${#THREAD_LIST[@]} * 2 * ${#ROWS[@]} ))
+  local round t dec row n=0 total=0
+  for t in "${THREAD_LIST[@]}"; do total=$(( total + ROUNDS * 2 * $(rows_at "$t" | wc -l) )); done
   mkdir -p "$WORK/out"
   LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
   TIMING_START=$(now)
   for round in $(seq "$ROUNDS"); do
     for t in "${THREAD_LIST[@]}"; do
       for dec in greedy beam; do
-        for row in "${ROWS[@]}"; do
+        for row in $(rows_at "$t"); do
           n=$(( n + 1 ))
           echo "vs-ct2: [$n/$total] round $round, $t threads, $dec, $row ..." >&2
           run_row "$round" "$t" "$dec" "$row"
@@ -313,7 +343,7 @@ timings() {
   # BLEU and agreement with CTranslate2 float32, from the last round's outputs
   for t in "${THREAD_LIST[@]}"; do
     for dec in greedy beam; do
-      for row in "${ROWS[@]}"; do
+      for row in $(rows_at "$t"); do
         local key="$t|$dec|$row" out=$WORK/out/$t.$dec.$row.txt
         BLEU[$key]=$("$BIN/nmt-score" --ref "$REF" --hyp "$out" --metrics bleu 2> "$WORK/logs/score.log" | awk '{ print $3 }') ||
           fail "nmt-score of $out" "$WORK/logs/score.log"
@@ -348,7 +378,8 @@ report() {
   echo "test set: $SRC ($LINES lines), reference $REF"
   echo "greedy float32 agreement (nmt --shortlist off --max-ratio 1000 vs CTranslate2, ${THREAD_LIST[0]} threads): $AGREEMENT"
   echo "CTranslate2: --batch_size 32 --min_decoding_length 0 --max_decoding_length 256 --suppress_sequences '<pad>,<s>'" \
-       "--intra_threads T --inter_threads 1; reads pieces (nmt-bpe encode: $ENCODE_SECONDS s, not counted)"
+       "in both layouts at T > 1 threads (intra: --intra_threads T --inter_threads 1; inter: --inter_threads T" \
+       "--intra_threads 1); reads pieces (nmt-bpe encode: $ENCODE_SECONDS s, not counted)"
   echo "nmt: --threads T, --batch-size default; 'same work' = --shortlist off --max-ratio 1000 --int8 off (float32, the"
   echo "  same 256-piece cap); defaults = --shortlist auto ($shortlist), --int8 auto ($(int8_default)), --max-ratio 2"
   echo "beam $BEAM: equal length penalties, none: hypotheses ranked by raw log-probability on both sides"
@@ -360,21 +391,27 @@ report() {
     [ "$cg$cb" = 00 ] || echo "; a model that fails to stop (under-trained?): those lines weigh heavily in the same-work rows")"
   echo "seconds: wall seconds of each whole process, $ROUNDS round(s) (a / b / ...); pieces/s: output pieces (no </s>) /"
   echo "  seconds; BLEU: cased, last round; = ct2 f32: lines identical to CTranslate2 float32's at the same threads and"
-  echo "  decoding; x ct2: CTranslate2's best seconds over the row's best, the same $LINES sentences (speed)."
-  echo "  Timings took $TIMING_SECONDS s."
+  echo "  decoding; x ct2: CTranslate2's best seconds (its faster layout) over the row's best, the same $LINES"
+  echo "  sentences (speed). Timings took $TIMING_SECONDS s."
+  echo "CTranslate2's faster layout:"
+  for t in "${THREAD_LIST[@]}"; do
+    for dec in greedy beam; do
+      echo "  $t threads, $dec: float32 $(best_layout "$t" "$dec" f32), int8 $(best_layout "$t" "$dec" int8)"
+    done
+  done
   echo
   echo "| threads | decoding | system | seconds | output pieces | pieces/s | BLEU | = ct2 f32 | x ct2 f32 | x ct2 int8 |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for t in "${THREAD_LIST[@]}"; do
     for dec in greedy beam; do
-      r32=${FASTEST[$t|$dec|ct2-f32]} r8=${FASTEST[$t|$dec|ct2-int8]}
-      for row in "${ROWS[@]}"; do
+      r32=$(best_ct2 "$t" "$dec" f32) r8=$(best_ct2 "$t" "$dec" int8)
+      for row in $(rows_at "$t"); do
         key="$t|$dec|$row"
         local x32="-" x8="-" d=$dec
         [ "$dec" = greedy ] || d="beam $BEAM"
         case $row in
-          ct2-f32) ;;
-          ct2-int8) x32=$(ratio "$r32" "${FASTEST[$key]}") ;;
+          ct2-f32*) ;;
+          ct2-int8*) x32=$(ratio "$r32" "${FASTEST[$key]}") ;;
           *) x32=$(ratio "$r32" "${FASTEST[$key]}") x8=$(ratio "$r8" "${FASTEST[$key]}") ;;
         esac
         printf '| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n' "$t" "$d" "${LABEL[$row]}" \
@@ -389,7 +426,8 @@ report() {
 main() {
   parse_args "$@"
   mkdir -p "$WORK/logs"
-  LABEL=([ct2-f32]="CTranslate2 float32" [ct2-int8]="CTranslate2 int8"
+  LABEL=([ct2-f32]="CTranslate2 float32" [ct2-f32-inter]="CTranslate2 float32 inter" [ct2-int8]="CTranslate2 int8"
+         [ct2-int8-inter]="CTranslate2 int8 inter"
          [nmt-same]="nmt same work" [nmt-same-int8]="nmt same work --int8 on" [nmt-default]="nmt defaults"
          [nmt-default-f32]="nmt defaults --int8 off")
   preflight
