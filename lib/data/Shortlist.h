@@ -31,8 +31,9 @@ struct ShortlistKey {
 
 // A lexical shortlist, as Marian keeps one: for each source piece the target pieces it most likely
 // translates into (IBM Model 1's t(target | source), learned from the training pairs), plus the
-// most frequent target pieces and </s> and <unk>. A batch's decoder then scores only the union of
-// its sentences' lists instead of the whole vocabulary.
+// most frequent target pieces and </s> and <unk>. A batch's decoder then computes only the union of
+// its sentences' lists instead of the whole vocabulary, each sentence choosing among its own list
+// (decode/BatchShortlist.h).
 class Shortlist {
  public:
   static Shortlist learn(const std::vector<EncodedPair>& pairs, const ShortlistKey& key, const ShortlistOptions& options);

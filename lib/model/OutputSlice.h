@@ -11,7 +11,8 @@ namespace nmt {
 
 // A part of a decoder's output layer: the rows of the target pieces a batch may produce (a
 // Shortlist's union), made once by Decoder::sliceOutput. A sliced step scores only these pieces:
-// its column n is piece ids[n], normalized over the slice.
+// its column n is piece ids[n] (the searches then leave out of each row what its sentence's own
+// list lacks: decode/BatchShortlist.h).
 struct OutputSlice {
   std::vector<int> ids;  // sorted target ids
   at::Tensor deviceIds;  // the same, int64 on the model's device
