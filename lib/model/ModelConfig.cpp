@@ -109,7 +109,7 @@ void ModelConfig::validate() const {
                      std::to_string(decoderLayers) + ") must equal layers (" + std::to_string(layers) + ")");
   positive("heads", heads);
   positive("ff-size", feedForwardSize);
-  if (dropout < 0.0 || dropout >= 1.0) throw InputError("model config: dropout must be in [0, 1)");
+  if (!(dropout >= 0.0 && dropout < 1.0)) throw InputError("model config: dropout must be in [0, 1)");  // NaN too
   if (encoder == "transformer" && embeddingSize % heads != 0)
     throw InputError("model config: embedding-size " + std::to_string(embeddingSize) + " is not divisible by heads " +
                      std::to_string(heads));

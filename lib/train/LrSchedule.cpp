@@ -11,7 +11,8 @@ namespace nmt {
 LrSchedule::LrSchedule(LrScheduleOptions options) : options_(std::move(options)) {
   if (options_.kind != "plateau" && options_.kind != "inverse-sqrt")
     throw OptionError("`lr-schedule` must be plateau or inverse-sqrt, not '" + options_.kind + "'");
-  if (!(options_.lr > 0.0)) throw OptionError("`lr` must be positive");
+  if (!(options_.lr > 0.0 && std::isfinite(options_.lr))) throw OptionError("`lr` must be a positive number");
+  if (!(options_.minLr >= 0.0 && std::isfinite(options_.minLr))) throw OptionError("`min-lr` must be a number of 0 or more");
   if (options_.warmupSteps < 0) throw OptionError("`warmup-steps` must not be negative");
   if (options_.kind == "inverse-sqrt" && options_.warmupSteps == 0)
     throw OptionError("`lr-schedule` inverse-sqrt needs `warmup-steps` above 0");

@@ -57,11 +57,16 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
 
 void validateTrainerOptions(const TrainerOptions& options) {
   LrSchedule check(options.lr);  // throws on a bad schedule
-  if (options.teacherForcing < 0.0 || options.teacherForcing > 1.0 || options.teacherForcingMin < 0.0 ||
-      options.teacherForcingMin > 1.0)
+  // written so that NaN fails every check
+  if (!(options.teacherForcing >= 0.0 && options.teacherForcing <= 1.0 && options.teacherForcingMin >= 0.0 &&
+        options.teacherForcingMin <= 1.0))
     throw OptionError("`teacher-forcing` and `teacher-forcing-min` must be in [0, 1]");
-  if (options.labelSmoothing < 0.0 || options.labelSmoothing >= 1.0)
+  if (!(options.labelSmoothing >= 0.0 && options.labelSmoothing < 1.0))
     throw OptionError("`label-smoothing` must be in [0, 1)");
+  if (!(options.clipNorm >= 0.0 && std::isfinite(options.clipNorm)))
+    throw OptionError("`clip-norm` must be a number of 0 or more (0: no clipping)");
+  if (!(options.maxMinutes >= 0.0 && std::isfinite(options.maxMinutes)))
+    throw OptionError("`max-time` must be a number of minutes, 0 or more (0: no limit)");
   if (options.logEvery < 1) throw OptionError("`log-every` must be at least 1");
   if (options.keepCheckpoints < 0) throw OptionError("`keep-checkpoints` must not be negative");
   if (options.batching.batchTokens == 0 && options.batching.batchSentences == 0)

@@ -169,6 +169,19 @@ expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt --valid-s
 expect_line "$ERR" "nmt-train: error: $TMP/badutf8.src:5: invalid UTF-8 at byte 4"
 expect_fail 2 "${TRAIN[@]}" --model-dir x --precision fp8
 expect_line "$ERR" "nmt-train: --precision must be fp32, bf16 or fp16, not 'fp8' (see nmt-train --help)"
+# NaN, infinities and negative values of the float options are refused in one line, before anything is made
+for bad in "--min-lr -1|--min-lr must be a number of 0 or more" \
+           "--clip-norm nan|--clip-norm must be a number of 0 or more (0: no clipping)" \
+           "--max-time inf|--max-time must be a number of minutes, 0 or more (0: no limit)" \
+           "--label-smoothing nan|--label-smoothing must be in [0, 1)" \
+           "--teacher-forcing nan|--teacher-forcing and --teacher-forcing-min must be in [0, 1]"; do
+  # shellcheck disable=SC2086
+  expect_fail 1 "${TRAIN[@]}" --model-dir nan-run ${bad%%|*}
+  expect_line "$ERR" "nmt-train: error: ${bad#*|}"
+  [ ! -e nan-run ] || fail "${bad%%|*} left a model directory"
+done
+expect_fail 1 "$BIN/nmt-train" "${DATA[@]}" --device cpu --model-dir nan-run --dropout nan
+expect_line "$ERR" "nmt-train: error: model config: dropout must be in [0, 1)"
 expect_fail 1 "${TRAIN[@]}" --model-dir x --encoder lstm
 expect_contains "$ERR" "encoder"
 expect_fail 1 "${TRAIN[@]}" --model-dir run --max-steps 200

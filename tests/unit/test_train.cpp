@@ -94,6 +94,11 @@ TEST_CASE("learning-rate schedules") {
 
   o.kind = "cosine";
   CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-schedule must be plateau or inverse-sqrt, not 'cosine'");
+  o.kind = "plateau";
+  for (const double lr : {0.0, -1.0, std::nan(""), HUGE_VAL}) {
+    o.lr = lr;
+    CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr must be a positive number");
+  }
 }
 
 TEST_CASE("training state survives its text form") {
