@@ -23,9 +23,9 @@ void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options) {
 }
 
 void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
-  table.add("max-ratio", options.limits.ratio, "a translation has at most max-ratio x source pieces + 10");
+  table.add("max-ratio", options.limits.ratio, "a translation has at most max-ratio x source pieces + 10 (0 to 1000)");
   table.add("length-penalty", options.lengthPenalty,
-            "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability)");
+            "beam search: rank by log-probability / ((5 + length) / 6)^alpha (0: raw log-probability; at most 10)");
 }
 
 void declareModelOptions(OptionTable& table, ModelOptions& options) {
@@ -48,7 +48,7 @@ TranslationModel loadModelFor(const ModelOptions& options, const std::string& di
 }
 
 void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {
-  table.add("batch-size", options.batchSize, "sentences per batch, sorted by length (beam search: K rows each; with int8, batch-size / K sentences)");
+  table.add("batch-size", options.batchSize, "sentences per batch, sorted by length, 1 to 1024 (beam search: K rows each, at most 1024 rows; with int8, batch-size / K sentences)");
   table.add("parallel-batches", options.parallelBatches,
             "batches decoded at once on a CPU when the input has several, each on one thread (0: as many as "
             "--threads; 1: one at a time, its matrix work on all threads)");
@@ -59,7 +59,7 @@ void checkBatchOptions(const TranslatorOptions& options) {
 }
 
 void declareBeamOptions(OptionTable& table, DecodingOptions& options) {
-  table.add("beam,k", options.beamSize, "beam size (1: greedy search, batched)");
+  table.add("beam,k", options.beamSize, "beam size, 1 to 100 (1: greedy search, batched)");
   table.add("nbest,n", options.nbest, "print the N best as 'LINE ||| translation ||| log-probability' (needs --beam >= N)");
 }
 

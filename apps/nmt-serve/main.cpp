@@ -97,10 +97,10 @@ int main(int argc, char* argv[]) {
               "(the RNN decoder), beside one that encodes; --threads are shared among them "
               "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
     table.add("batch-wait-ms", batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
-    table.add("max-batch-sentences", batching.maxBatchSentences, "sentences decoded together at most");
+    table.add("max-batch-sentences", batching.maxBatchSentences, "sentences decoded together at most (1 to 1024)");
     table.add("max-request-bytes", limits.maxRequestBytes, "largest request body accepted (413 above)");
     table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
-    table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above)");
+    table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above; 1 to 100)");
     app::declareLengthOptions(table, batching.decoding);
     app::ModelOptions modelOptions;
     app::declareModelOptions(table, modelOptions);

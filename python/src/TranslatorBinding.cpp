@@ -103,12 +103,13 @@ py::object svgOf(const Translation& t) {
 }
 
 constexpr const char* kDecodingArguments = R"(
-    beam: beam size (1: greedy search, batched)
+    beam: beam size, 1 to 100 (1: greedy search, batched)
     nbest: hypotheses kept per sentence, best first (at most beam)
-    length_penalty: beam search ranks by log-probability / ((5 + length) / 6) ** length_penalty
+    length_penalty: beam search ranks by log-probability / ((5 + length) / 6) ** length_penalty (0 to 10)
     attention: keep the best hypothesis' attention over the source (Translation.attention)
-    batch_size: sentences per batch, sorted by length
-    max_ratio: a translation has at most max_ratio x source pieces + 10)";
+    batch_size: sentences per batch, sorted by length (1 to 1024; beam search at most 1024 rows)
+    max_ratio: a translation has at most max_ratio x source pieces + 10 (0 to 1000)
+    A value out of bounds (NaN and infinities included) raises ValueError.)";
 
 // Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
 // same keywords, defaults and checks for both.

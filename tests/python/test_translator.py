@@ -191,7 +191,10 @@ def test_with_a_short_list_a_sentence_translates_alone_as_in_any_batch(model_dir
             together = translator.translate(many, beam=beam)
             alone = [translator.translate(s, beam=beam) for s in many]
             assert [t.text for t in together] == [t.text for t in alone]
-            assert [t.score for t in together] == pytest.approx([t.score for t in alone], abs=1e-4)
+            # (int8's scores move in their fourth digit with the padding a batch gives the sources, with the
+            # shortlist off too: 1.1e-3 at most, once in 200)
+            assert [t.score for t in together] == pytest.approx([t.score for t in alone],
+                                                                abs=1e-4 if int8 == "off" else 3e-3)
             forced = translator.score(many, [t.text for t in together])
             # (where the text reads back into the same pieces, and the search ended with </s>)
             same = [i for i, t in enumerate(together) if t.finished and forced[i].target_pieces == t.target_pieces]
@@ -201,3 +204,14 @@ def test_with_a_short_list_a_sentence_translates_alone_as_in_any_batch(model_dir
                 greedy = together
         whole = nmt.Translator(str(short), shortlist="off", int8=int8).translate(many)
         assert [t.text for t in whole] != [t.text for t in greedy], "the short list changed none of 200 translations"
+
+
+def test_a_model_without_a_length_limit_reads_at_most_1024_pieces_a_sentence(model_dir, tmp_path):
+    free = tmp_path / "free"
+    shutil.copytree(model_dir, free)
+    config = (free / "config.ini").read_text(encoding="utf-8").splitlines()
+    (free / "config.ini").write_text("\n".join(l for l in config if not l.startswith("max-length")) + "\n",
+                                     encoding="utf-8")
+    t = nmt.Translator(str(free)).translate(" ".join(["der Hund"] * 2000))
+    assert t.truncated
+    assert len(t.source_pieces) == 1025  # and </s>

@@ -479,9 +479,10 @@ TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limi
     bool finished = false;
     for (int64_t t = 0; t < limit; ++t) {
       auto step = model->decodeStep(previous, state, memory);
-      auto logProbs = step.logProbs();
-      logProbs[0][SpecialIds::kPad] = -INFINITY;
-      logProbs[0][SpecialIds::kBos] = -INFINITY;
+      // <pad> and <s> are left out before the softmax: log-probabilities over the pieces a search may produce
+      step.logits[0][SpecialIds::kPad] = -INFINITY;
+      step.logits[0][SpecialIds::kBos] = -INFINITY;
+      const auto logProbs = step.logProbs();
       const auto id = logProbs.argmax(-1).item<int64_t>();
       score += logProbs[0][id].item<double>();
       state = step.state;

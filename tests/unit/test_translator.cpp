@@ -87,7 +87,7 @@ TEST_CASE("parallel batches: 0 is one per OpenBLAS thread; the count of OpenBLAS
   auto model = test::smallTranslationModel();
   TranslatorOptions o;
   o.batchSize = 0;
-  CHECK(test::errorOf([&] { Translator(model, o); }) == "batch-size must be at least 1");
+  CHECK(test::errorOf([&] { Translator(model, o); }) == "batch-size must be between 1 and 1024, not 0");
   o.batchSize = 64;
   o.parallelBatches = 0;
   CHECK(Translator(model, o).options().parallelBatches == static_cast<std::size_t>(std::max(1, openBlasThreads())));
@@ -108,4 +108,40 @@ TEST_CASE("parallel batches: 0 is one per OpenBLAS thread; the count of OpenBLAS
   CHECK(translator.translate(test::sampleSentences(4, 1)).size() == 4);
   CHECK(openBlasThreads() == 2);
   configureThreads(before);
+}
+
+TEST_CASE("every size and number a translation may ask for is bounded, refused before anything is decoded") {
+  auto model = test::smallTranslationModel();
+  auto refused = [&](auto change) {
+    TranslatorOptions o;
+    change(o);
+    return test::errorOf([&] { Translator(model, o); });
+  };
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.beamSize = 1000000; }) == "beam must be between 1 and 100, not 1000000");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.beamSize = 0; }) == "beam must be between 1 and 100, not 0");
+  CHECK(refused([](TranslatorOptions& o) { o.batchSize = 1025; }) == "batch-size must be between 1 and 1024, not 1025");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.nbest = 0; }) == "nbest must be at least 1, not 0");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.limits.ratio = INFINITY; }) ==
+        "max-ratio must be a number from 0 to 1000, not inf");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.limits.ratio = -1; }) ==
+        "max-ratio must be a number from 0 to 1000, not -1");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.lengthPenalty = NAN; }) ==
+        "length-penalty must be a number from 0 to 10, not nan");
+  CHECK(refused([](TranslatorOptions& o) { o.decoding.lengthPenalty = 10.5; }) ==
+        "length-penalty must be a number from 0 to 10, not 10.5");
+  // at the bounds: a beam of 100 runs at most 1,024 rows a batch, float32 or int8
+  TranslatorOptions widest;
+  widest.decoding.beamSize = widest.decoding.nbest = kMaxBeam;
+  widest.batchSize = kMaxBatchRows;
+  widest.decoding.limits.ratio = kMaxLengthRatio;
+  widest.decoding.lengthPenalty = kMaxLengthPenalty;
+  CHECK(sentencesPerBatch(widest, false) == 10);
+  CHECK(sentencesPerBatch(widest, true) == 10);
+  widest.decoding.beamSize = 5;
+  CHECK(sentencesPerBatch(widest, false) == 204);
+  widest.batchSize = 64;
+  CHECK(sentencesPerBatch(widest, false) == 64);  // the default's batches as they were
+  widest.decoding.beamSize = kMaxBeam;
+  const auto found = Translator(model, widest).translate({"der Hund"});
+  CHECK(found[0].hypotheses.size() == static_cast<std::size_t>(kMaxBeam));
 }
