@@ -151,9 +151,10 @@ void TranslationServer::translate(const std::string& body, httplib::Response& re
   try {
     const auto parsed = parseTranslateRequest(body, limits_);
     auto& served = model(parsed.model);
-    auto future = served.translator->submit(parsed.texts, {parsed.beam, parsed.nbest, parsed.attention});
+    auto future = served.translator->submit(parsed.texts, parsed.decoding);
     const auto translations = future.get();
-    response.set_content(translateResponse(translations, parsed.attention, static_cast<std::size_t>(parsed.nbest),
+    response.set_content(translateResponse(translations, parsed.decoding.keepAttention,
+                                           static_cast<std::size_t>(parsed.decoding.nbest),
                                            served.name, clock.seconds() * 1000.0),
                          kJson);
     ++answered_;

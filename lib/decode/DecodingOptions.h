@@ -28,4 +28,8 @@ constexpr double kMaxLengthRatio = 1000.0;  // past ~128 every length meets Deco
 // infinities included).
 void checkDecodingOptions(const DecodingOptions& options);
 
+// Whether two requests ask for the same search (beam, n-best, attention), so that their sentences
+// may share a batch: what a request chooses; the length limits and penalty are the translator's.
+bool sameSearch(const DecodingOptions& a, const DecodingOptions& b);
+
 }  // namespace nmt

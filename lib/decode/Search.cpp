@@ -3,10 +3,6 @@
 #include "decode/BeamSearch.h"
 #include "decode/GreedySearch.h"
 #include "decode/RowTopK.h"
-#include "tokenization/SpecialIds.h"
-#include "util/InputError.h"
-
-#include <fmt/core.h>
 
 #include <limits>
 #include <string>
@@ -20,25 +16,6 @@ std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
   }
   auto [values, places] = rowTopK(logProbs, 1);
   return {values.squeeze(1), places.squeeze(1)};
-}
-
-namespace {
-
-void checkNumber(const char* option, double value, double most) {
-  if (!(value >= 0.0 && value <= most))  // NaN fails both
-    throw OptionError(fmt::format("`{}` must be a number from 0 to {}, not {}", option, most, value));
-}
-
-}  // namespace
-
-void checkDecodingOptions(const DecodingOptions& options) {
-  if (options.beamSize < 1 || options.beamSize > kMaxBeam)
-    throw OptionError(fmt::format("`beam` must be between 1 and {}, not {}", kMaxBeam, options.beamSize));
-  if (options.nbest < 1) throw OptionError(fmt::format("`nbest` must be at least 1, not {}", options.nbest));
-  if (options.nbest > options.beamSize)
-    throw OptionError(fmt::format("`nbest` {} needs `beam` {} or more", options.nbest, options.nbest));
-  checkNumber("length-penalty", options.lengthPenalty, kMaxLengthPenalty);
-  checkNumber("max-ratio", options.limits.ratio, kMaxLengthRatio);
 }
 
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,

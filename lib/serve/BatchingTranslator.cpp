@@ -11,7 +11,7 @@ namespace nmt::serve {
 
 struct BatchingTranslator::Job {
   std::vector<std::string> sentences;
-  DecodeSettings settings;
+  DecodingOptions decoding;  // the server's, with the request's search
   std::vector<ServedTranslation> results;
   std::size_t remaining;
   bool failed = false;
@@ -49,9 +49,13 @@ BatchingTranslator::~BatchingTranslator() {
 }
 
 std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vector<std::string> sentences,
-                                                                        DecodeSettings settings) {
+                                                                        const DecodingOptions& request) {
   auto job = std::make_shared<Job>();
-  job->settings = settings;
+  job->decoding = options_.decoding;
+  job->decoding.beamSize = request.beamSize;
+  job->decoding.nbest = request.nbest;
+  job->decoding.keepAttention = request.keepAttention;
+  checkDecodingOptions(job->decoding);
   job->remaining = sentences.size();
   job->results.resize(sentences.size());
   job->sentences = std::move(sentences);
@@ -81,10 +85,10 @@ bool BatchingTranslator::waitForBatches(std::size_t batches, std::chrono::millis
 }
 
 std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
-  const DecodeSettings settings = queue_.front().job->settings;
+  const DecodingOptions& first = queue_.front().job->decoding;
   std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
   for (std::size_t i = 0; i < queue_.size(); ++i)
-    if (queue_[i].job->settings == settings) {
+    if (sameSearch(queue_[i].job->decoding, first)) {
       candidates.push_back(i);
       lengths.push_back(queue_[i].job->sentences[queue_[i].index].size());
     }
@@ -103,8 +107,9 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
 
 bool BatchingTranslator::batchReady(std::size_t room) const {
   if (stopping_) return true;
-  const auto& first = queue_.front().job->settings;
-  const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return p.job->settings == first; });
+  const auto& first = queue_.front().job->decoding;
+  const auto same =
+      std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return sameSearch(p.job->decoding, first); });
   return static_cast<std::size_t>(same) >= room;
 }
 
@@ -124,7 +129,7 @@ void BatchingTranslator::read() {
     // wait for company until the oldest sentence has waited batchWait, unless a batch is full
     wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
                      [&] { return batchReady(options_.maxBatchSentences); });
-    const bool greedy = !decoders_.empty() && queue_.front().job->settings.beam == 1;
+    const bool greedy = !decoders_.empty() && queue_.front().job->decoding.beamSize == 1;
     // encode ahead of the decoders by at most a batch each
     if (greedy)
       wake_.wait(lock, [&] { return stopping_ || leastBusyDecoder()->rows < 2 * options_.maxBatchSentences; });
@@ -196,13 +201,10 @@ void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
 }
 
 void BatchingTranslator::decode(const std::vector<Pending>& batch) {
-  const DecodeSettings settings = batch.front().job->settings;
+  const DecodingOptions& decoding = batch.front().job->decoding;
   try {
     TranslatorOptions options;
-    options.decoding = options_.decoding;
-    options.decoding.beamSize = settings.beam;
-    options.decoding.nbest = settings.nbest;
-    options.decoding.keepAttention = settings.attention;
+    options.decoding = decoding;
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     Translator translator(model_, options);
@@ -210,7 +212,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);
     const auto translations = translator.translate(sentences);
     for (std::size_t i = 0; i < batch.size(); ++i)
-      answer(batch[i], served(translations[i], settings.attention, model_.maxInputLength));
+      answer(batch[i], served(translations[i], decoding.keepAttention, model_.maxInputLength));
   } catch (...) {
     for (const auto& p : batch) fail(p.job);
   }
@@ -229,7 +231,7 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
         p.job.reset();
         continue;
       }
-      keepAttention.push_back(p.job->settings.attention);
+      keepAttention.push_back(p.job->decoding.keepAttention);
       sentences.emplace_back(nextTag_, std::move(t));
       encoded.pending.emplace_back(nextTag_++, std::move(p));
     }
@@ -256,7 +258,7 @@ void BatchingTranslator::stepRunning(Decoder& d) {
     for (auto& [tag, translation] : d.running->step()) {
       auto node = d.pending.extract(tag);
       const Pending& p = node.mapped();
-      answer(p, served(translation, p.job->settings.attention, model_.maxInputLength));
+      answer(p, served(translation, p.job->decoding.keepAttention, model_.maxInputLength));
     }
   } catch (...) {
     failRunning(d);

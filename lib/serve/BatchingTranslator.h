@@ -24,15 +24,7 @@ struct BatchingTranslatorOptions {
   std::chrono::microseconds batchWait{5000};  // how long the first waiting sentence waits for company
   std::size_t maxBatchSentences = 32;         // sentences decoded together (beam search: K rows each)
   std::size_t decoders = 1;                   // threads stepping running batches (greedy, decoders that take newcomers)
-  DecodingOptions decoding;                   // length limits and beam search's alpha; requests set the rest
-};
-
-// How one request wants its sentences decoded; only sentences that agree share a batch.
-struct DecodeSettings {
-  int beam = 1;
-  int nbest = 1;
-  bool attention = false;
-  bool operator==(const DecodeSettings& o) const { return beam == o.beam && nbest == o.nbest && attention == o.attention; }
+  DecodingOptions decoding;                   // length limits and beam search's alpha; each request its search
 };
 
 // Gathers the sentences of many concurrent requests into batches for one model; callers get a
@@ -56,8 +48,10 @@ class BatchingTranslator {
   BatchingTranslator& operator=(const BatchingTranslator&) = delete;
 
   // One result per sentence, in order; an empty sentence gives no hypotheses. A decoding
-  // failure reaches the future as its exception.
-  std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, DecodeSettings settings);
+  // failure reaches the future as its exception. Of `request` the search a request chooses is read
+  // (beamSize, nbest, keepAttention: TranslateRequest::decoding); only sentences whose requests ask for
+  // the same search (sameSearch) share a batch. OptionError (checkDecodingOptions) when out of bounds.
+  std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request);
 
   ServeCounters counters() const;
   // Waits until `batches` batches have been formed in all (counters().batches), at most `timeout`;
@@ -92,9 +86,9 @@ class BatchingTranslator {
   void read();  // the reader thread
   void run(Decoder& d);
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
-  // with the same settings, up to maxBatchSentences, chosen by pickSimilarLengths.
+  // asking for the same search, up to maxBatchSentences, chosen by pickSimilarLengths.
   std::vector<Pending> takeBatch();
-  // Whether enough sentences with the oldest one's settings wait to fill `room` rows, or the
+  // Whether enough sentences asking for the oldest one's search wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
   Decoder* leastBusyDecoder() const;  // null without decoders (caller holds the lock)

@@ -20,8 +20,8 @@ std::string errorResponse(const std::string& message);
 // One served model, for GET /v1/models.
 struct ModelInfo {
   std::string name, directory, encoder, decoder, cell;  // rnn or transformer each; cell: gru or lstm
-  std::size_t maxInputPieces = 0;  // 0: no limit
-  bool shortlist = false;          // decoding scores only each batch's shortlist
+  std::size_t maxInputPieces = 0;  // source pieces read of a sentence (the rest is cut)
+  bool shortlist = false;          // each sentence scores only its own shortlist
   bool int8 = false;               // the output layer runs in int8
 };
 std::string modelsResponse(const std::vector<ModelInfo>& models);

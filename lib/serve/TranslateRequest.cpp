@@ -1,5 +1,6 @@
 #include "serve/TranslateRequest.h"
 
+#include "util/InputError.h"
 #include "util/Utf8.h"
 
 #include <fmt/core.h>
@@ -12,11 +13,11 @@ using nlohmann::json;
 
 RequestError bad(const std::string& message) { return RequestError(400, message); }
 
-int integerField(const json& value, const char* name, int min, int max) {
+int64_t integerField(const json& value, const char* name, int64_t min, int64_t max) {
   if (!value.is_number_integer()) throw bad(fmt::format("\"{}\" must be an integer", name));
   const auto v = value.get<int64_t>();
   if (v < min || v > max) throw bad(fmt::format("\"{}\" must be between {} and {}, got {}", name, min, max, v));
-  return static_cast<int>(v);
+  return v;
 }
 
 }  // namespace
@@ -53,18 +54,22 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
       if (!value.is_string()) throw bad("\"model\" must be a string");
       r.model = value.get<std::string>();
     } else if (key == "beam") {
-      r.beam = integerField(value, "beam", 1, limits.maxBeam);
+      r.decoding.beamSize = integerField(value, "beam", 1, limits.maxBeam);
     } else if (key == "nbest") {
-      r.nbest = integerField(value, "nbest", 1, limits.maxBeam);
+      r.decoding.nbest = integerField(value, "nbest", 1, limits.maxBeam);
     } else if (key == "attention") {
       if (!value.is_boolean()) throw bad("\"attention\" must be true or false");
-      r.attention = value.get<bool>();
+      r.decoding.keepAttention = value.get<bool>();
     } else {
       throw bad(fmt::format("unknown field \"{}\" (known: text, model, beam, nbest, attention)", key));
     }
   }
   if (!hasText) throw bad("missing field \"text\" (an array of sentences)");
-  if (r.nbest > r.beam) throw bad(fmt::format("\"nbest\" {} needs \"beam\" {} or more", r.nbest, r.nbest));
+  try {
+    checkDecodingOptions(r.decoding);
+  } catch (const OptionError& e) {
+    throw bad(e.spelled([](const std::string& name) { return "\"" + name + "\""; }));
+  }
   return r;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "decode/DecodingOptions.h"
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -11,16 +13,17 @@ namespace nmt::serve {
 struct RequestLimits {
   std::size_t maxRequestBytes = 1 << 20;  // body size (httplib refuses larger bodies itself, with 413)
   std::size_t maxSentences = 64;          // entries of "text"
-  int maxBeam = 10;                       // "beam"
+  int64_t maxBeam = 10;                   // "beam" (at most kMaxBeam)
 };
 
 // A POST /v1/translate body: {"text": [...], "model": "...", "beam": K, "nbest": N, "attention": bool}.
 struct TranslateRequest {
   std::vector<std::string> texts;  // one sentence each, UTF-8, no line breaks
   std::string model;               // empty: the server's first model
-  int beam = 1;                    // 1: greedy search
-  int nbest = 1;                   // hypotheses per sentence, at most beam
-  bool attention = false;          // return the best hypothesis' attention matrix
+  // what the request chooses of its search: beamSize ("beam", 1: greedy search), nbest (hypotheses per
+  // sentence, at most the beam) and keepAttention ("attention": the best hypothesis' attention matrix);
+  // the rest is the server's
+  DecodingOptions decoding;
 };
 
 // A request the server refuses: the HTTP status (4xx) and a one-line message for the JSON error.
@@ -34,8 +37,8 @@ class RequestError : public std::runtime_error {
 };
 
 // Parses and checks a body: UTF-8, JSON, an object with known fields of the right types, within
-// `limits`. Throws RequestError (400, or 413 for too many sentences) naming the problem; byte
-// positions count from 1.
+// `limits`, its search as checkDecodingOptions checks every front end's. Throws RequestError (400, or
+// 413 for too many sentences) naming the problem, fields quoted ("nbest"); byte positions count from 1.
 TranslateRequest parseTranslateRequest(const std::string& body, const RequestLimits& limits);
 
 }  // namespace nmt::serve

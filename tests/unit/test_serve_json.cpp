@@ -29,15 +29,15 @@ TEST_CASE("a translate request: every field read, defaults where absent") {
                                        {});
   CHECK(r.texts == std::vector<std::string>{"Ein Hund.", "", "Zwei Katzen"});
   CHECK(r.model == "de-en");
-  CHECK(r.beam == 4);
-  CHECK(r.nbest == 2);
-  CHECK(r.attention);
+  CHECK(r.decoding.beamSize == 4);
+  CHECK(r.decoding.nbest == 2);
+  CHECK(r.decoding.keepAttention);
   const auto d = parseTranslateRequest(R"({"text": ["Grüße"]})", {});
   CHECK(d.texts == std::vector<std::string>{"Grüße"});
   CHECK(d.model.empty());
-  CHECK(d.beam == 1);
-  CHECK(d.nbest == 1);
-  CHECK_FALSE(d.attention);
+  CHECK(d.decoding.beamSize == 1);
+  CHECK(d.decoding.nbest == 1);
+  CHECK_FALSE(d.decoding.keepAttention);
   CHECK(parseTranslateRequest(R"({"text": []})", {}).texts.empty());
 }
 
