@@ -94,9 +94,8 @@ ContinuousGreedySearch::Group ContinuousGreedySearch::stacked(Group a, Group b) 
 
 // With a shortlist, a newcomer that needs pieces the slice lacks costs a new slice (and, with
 // int8, packing it again), and rows end at nearly every step: newcomers then join a running batch
-// only once half of it is free. Measured on the reference model (test_2016_flickr, greedy): the
-// shortlist alone 2.85-2.91 s against 3.0-3.1 s joining at once, with int8 3.2-3.3 s against
-// 5.1-5.6 s; a quarter (3.2-3.9 s with int8) and an eighth (4.2-4.5 s) of the batch did less.
+// only once half of it is free (joining at once, or at a quarter or an eighth free, was slower:
+// docs/performance.md, "Figures behind the code's choices").
 std::size_t ContinuousGreedySearch::joinAtOnce() const {
   return shortlist_ && !rows_.empty() ? std::max<std::size_t>(1, capacity_ / 2) : 1;
 }

@@ -35,9 +35,8 @@ void checkBatchSize(std::size_t batchSize);
 // least one); with int8 weights, beam search K takes batchSize / K
 // (rounded, at least one), so that its steps run about as many rows as greedy search's. With a
 // quarter of float32's weight bytes, a step's time goes into reading each row's attention caches,
-// which stay in the CPU's caches for so many rows only: beam 5 on the full-Transformer preset
-// (1,000 sentences, one thread) took 2.45 s in batches of 13 against 2.95 s in batches of 64.
-// Float32 reads its weights once a batch, and was fastest in batches of 64.
+// which stay in the CPU's caches for so many rows only. Float32 reads its weights once a batch, and
+// was fastest in whole batches (docs/performance.md, "Figures behind the code's choices").
 std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 
 // Text in, Translations out: BPE-encodes sentences, decodes them (greedy or beam search, on the

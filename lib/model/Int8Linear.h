@@ -31,13 +31,13 @@ std::string describeInt8Activations();
 // a quarter of the weight bytes read per product, and the CPU's int8 kernels.
 // - Where oneDNN is found (onednn::available()): each row of x on its own symmetric scale, shifted
 //   into u8, through oneDNN's gemm_u8s8s32 with the shift taken back off by column offsets, then
-//   scaled in one pass. About 10 us of its own per call (LibTorch's quantized::linear_dynamic had
-//   ~100 us, more than int8 saved on a decoder's small products). The int8 rows are packed for
+//   scaled in one pass: little cost of its own per call (LibTorch's quantized::linear_dynamic had
+//   about ten times as much, more than int8 saved on a decoder's small products). The int8 rows are packed for
 //   oneDNN's kernels at the first product on one thread (onednn::packS8), not at every one; a
 //   shortlist's rows are packed once a batch.
 // - Otherwise LibTorch's quantized::linear_dynamic (one scale for all of x), the int8 rows packed
 //   with one scale of 1 and the row scales and bias applied to the product (LibTorch's oneDNN
-//   packing reads per-row scales one element at a time: 22 ms for a shortlist's 1,900 rows).
+//   packing reads per-row scales one element at a time, slow for a shortlist's rows).
 // x is quantized as int8Activations() says when the Int8Linear is made (rows() keeps it).
 class Int8Linear {
  public:
@@ -102,9 +102,9 @@ void setInt8Products(Int8Products products);
 
 // Whether int8 products cost little beyond their arithmetic (int8Products() is OneDnn): then
 // --int8 runs every linear layer in int8 (Encoder::quantize, Decoder::quantize); otherwise only the
-// output layer, the one product large enough to pay for LibTorch's quantized::linear_dynamic (about
-// 0.1 ms a call of its own; through every layer translation was slower, and 7-bit activations on
-// one scale for a whole batch moved log-probabilities by up to 0.19).
+// output layer, the one product large enough to pay for LibTorch's quantized::linear_dynamic's own
+// cost a call (through every layer translation was slower, and 7-bit activations on one scale for a
+// whole batch moved log-probabilities by up to 0.19).
 bool int8EveryLayer();
 
 // Selects the int8 engine for this process (oneDNN, or x86/FBGEMM where LibTorch has them; QNNPACK

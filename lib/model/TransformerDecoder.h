@@ -79,8 +79,8 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // rows of different ages stack: each row's cache positions are masked and its position kept
   bool takesNewcomers() const override { return true; }
   // A running batch's cache spans its longest-lived row's positions for every row, and each step
-  // copies it: on test_2016_flickr as fast (defaults, --shortlist off) or 20% slower (--max-ratio 1000,
-  // or the shortlist's union of rows) than sorted batches, which cut finished rows away.
+  // copies it: as fast as sorted batches, which cut finished rows away, or slower (long translations,
+  // a shortlist's slice remade as rows join; docs/performance.md, "Figures behind the code's choices").
   bool sortedBatchesFaster() const override { return true; }
 
   // Per-layer weights of the last forward or step when keepAttention is on:
