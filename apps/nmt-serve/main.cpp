@@ -93,8 +93,8 @@ int main(int argc, char* argv[]) {
     table.add("port", port, "TCP port (0: any free port, printed at start)");
     app::declareRuntimeOptions(table, runtimeOptions);
     table.add("decoders", decoders,
-              "threads stepping running batches of greedy requests, per model whose decoder takes newcomers "
-              "(the RNN decoder), beside one that encodes; --threads are shared among them "
+              "threads stepping running batches of greedy requests, per model, beside one that encodes; "
+              "--threads are shared among them "
               "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
     table.add("batch-wait-ms", batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
     table.add("max-batch-sentences", batching.maxBatchSentences, "sentences decoded together at most (1 to 1024)");

@@ -60,7 +60,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
     if (token == SpecialIds::kEos) {
       if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
       Hypothesis h;
-      h.tokens = history;
+      h.ids = history;
       h.score = score;
       h.finished = true;
       if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
@@ -71,7 +71,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
     if (lastStep) {  // cut at the limit: ends here unfinished
       const double rank = normalizedScore(score, history.size(), alpha);
       Hypothesis h;
-      h.tokens = std::move(history);
+      h.ids = std::move(history);
       h.score = score;
       if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
       search.finished.push_back({std::move(h), rank});

@@ -180,8 +180,8 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
       row.attention.insert(row.attention.end(), w, w + row.sourceLength);
     }
     const bool eos = token == SpecialIds::kEos;
-    if (!eos) row.hypothesis.tokens.push_back(token);
-    const auto produced = static_cast<int64_t>(row.hypothesis.tokens.size()) + (eos ? 1 : 0);
+    if (!eos) row.hypothesis.ids.push_back(token);
+    const auto produced = static_cast<int64_t>(row.hypothesis.ids.size()) + (eos ? 1 : 0);
     if (eos || produced >= row.limit) {
       row.hypothesis.finished = eos;
       if (row.keepAttention) {

@@ -83,7 +83,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
         ++steps;
         break;
       }
-      h.tokens.push_back(static_cast<int>(id));
+      h.ids.push_back(static_cast<int>(id));
     }
     h.score = allScores[r].item<double>();
     if (keepAttention)

@@ -8,10 +8,10 @@ namespace nmt {
 
 // One translation of one batch row, as a search found it: target ids and their log-probability.
 struct Hypothesis {
-  std::vector<int> tokens;  // target ids, without <s> and </s>
+  std::vector<int> ids;     // target ids, without <s> and </s>
   double score = 0.0;       // sum of log-probabilities, </s> included when it was produced (NaN: not asked for)
   bool finished = false;    // produced </s> (false: cut at the length limit)
-  at::Tensor attention;     // [tokens (+1 for </s>), source length] on the CPU, when asked for
+  at::Tensor attention;     // [ids (+1 for </s>), source length] on the CPU, when asked for
 };
 
 }  // namespace nmt

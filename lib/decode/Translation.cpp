@@ -15,7 +15,7 @@ Translation untranslated(const TextCodec& codec, const std::string& sentence) {
 void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec) {
   if (!hypotheses.empty() && hypotheses.front().attention.defined()) t.attention = hypotheses.front().attention;
   for (auto& h : hypotheses) {
-    auto target = codec.target(std::move(h.tokens), h.finished);
+    auto target = codec.target(std::move(h.ids), h.finished);
     TranslatedHypothesis out;
     out.text = std::move(target.text);
     out.pieces = std::move(target.pieces);

@@ -25,7 +25,7 @@ BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslato
   checkDecodingOptions(options_.decoding);
   if (model_.model->decoder().takesNewcomers())
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
-      auto d = std::make_unique<Decoder>();
+      auto d = std::make_unique<DecoderThread>();
       d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
       decoders_.push_back(std::move(d));
     }
@@ -113,8 +113,8 @@ bool BatchingTranslator::batchReady(std::size_t room) const {
   return static_cast<std::size_t>(same) >= room;
 }
 
-BatchingTranslator::Decoder* BatchingTranslator::leastBusyDecoder() const {
-  Decoder* least = nullptr;
+BatchingTranslator::DecoderThread* BatchingTranslator::leastBusyDecoder() const {
+  DecoderThread* least = nullptr;
   for (const auto& d : decoders_)
     if (!least || d->rows < least->rows) least = d.get();
   return least;
@@ -143,7 +143,7 @@ void BatchingTranslator::read() {
   }
 }
 
-void BatchingTranslator::run(Decoder& d) {
+void BatchingTranslator::run(DecoderThread& d) {
   const AutocastScope autocast(model_.device, model_.precision);
   const auto busy = [&] { return d.running->busy(); };
   std::unique_lock<std::mutex> lock(mutex_);
@@ -245,14 +245,14 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    Decoder* d = leastBusyDecoder();
+    DecoderThread* d = leastBusyDecoder();
     d->rows += encoded.pending.size();
     d->inbox.push_back(std::move(encoded));
   }
   wake_.notify_all();
 }
 
-void BatchingTranslator::stepRunning(Decoder& d) {
+void BatchingTranslator::stepRunning(DecoderThread& d) {
   c10::InferenceMode inference;
   try {
     for (auto& [tag, translation] : d.running->step()) {
@@ -265,7 +265,7 @@ void BatchingTranslator::stepRunning(Decoder& d) {
   }
 }
 
-void BatchingTranslator::failRunning(Decoder& d) {
+void BatchingTranslator::failRunning(DecoderThread& d) {
   for (auto& [tag, p] : d.pending) fail(p.job);
   d.pending.clear();
   d.running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);

@@ -75,7 +75,7 @@ class BatchingTranslator {
   };
   // A decoder thread and its running batch: only that thread touches `running` and `pending`;
   // the others are guarded by mutex_.
-  struct Decoder {
+  struct DecoderThread {
     std::unique_ptr<RunningBatch> running;
     std::unordered_map<std::size_t, Pending> pending;  // by tag
     std::deque<EncodedGroup> inbox;
@@ -84,19 +84,19 @@ class BatchingTranslator {
   };
 
   void read();  // the reader thread
-  void run(Decoder& d);
+  void run(DecoderThread& d);
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
   // asking for the same search, up to maxBatchSentences, chosen by pickSimilarLengths.
   std::vector<Pending> takeBatch();
   // Whether enough sentences asking for the oldest one's search wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
-  Decoder* leastBusyDecoder() const;  // null without decoders (caller holds the lock)
+  DecoderThread* leastBusyDecoder() const;  // null without decoders (caller holds the lock)
   void decode(const std::vector<Pending>& batch);  // start to end
   // Reads and encodes greedy sentences, then hands them to the least busy decoder.
   void encodeForDecoders(std::vector<Pending> batch);
-  void stepRunning(Decoder& d);  // one step of its running batch, answering the sentences that end
-  void failRunning(Decoder& d);  // after a failed step: every running sentence
+  void stepRunning(DecoderThread& d);  // one step of its running batch, answering the sentences that end
+  void failRunning(DecoderThread& d);  // after a failed step: every running sentence
   static void answer(const Pending& pending, ServedTranslation translation);
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
@@ -110,7 +110,7 @@ class BatchingTranslator {
   bool readerDone_ = false;  // the queue is drained and the reader gone: decoders finish and stop
   ServeCounters counters_;
   std::size_t nextTag_ = 0;  // the reader's
-  std::vector<std::unique_ptr<Decoder>> decoders_;  // none when the model's decoder cannot keep a running batch
+  std::vector<std::unique_ptr<DecoderThread>> decoders_;  // none when the model's decoder cannot keep a running batch
   std::thread reader_;
 };
 

@@ -24,12 +24,12 @@ std::string translateResponse(const std::vector<ServedTranslation>& translations
     item["text"] = best.text;
     item["score"] = best.score;
     item["source_pieces"] = t.sourcePieces;
-    item["target_pieces"] = best.targetPieces;
+    item["target_pieces"] = best.pieces;
     if (attention) item["attention"] = t.attention;
     if (nbest > 1) {
       json all = json::array();
       for (const auto& h : t.hypotheses)
-        all.push_back({{"text", h.text}, {"score", h.score}, {"target_pieces", h.targetPieces}});
+        all.push_back({{"text", h.text}, {"score", h.score}, {"target_pieces", h.pieces}});
       item["nbest"] = std::move(all);
     }
     if (!t.warning.empty()) item["warning"] = t.warning;

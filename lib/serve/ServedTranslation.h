@@ -9,7 +9,7 @@ namespace nmt::serve {
 struct ServedHypothesis {
   std::string text;
   double score = 0.0;  // log-probability, </s> included when it was produced
-  std::vector<std::string> targetPieces;  // with "</s>" when it was produced
+  std::vector<std::string> pieces;  // target pieces, with "</s>" when it was produced
 };
 
 // What the server answers for one sentence: plain values, no tensors.

@@ -38,7 +38,7 @@ ValidationResult Validator::run(Seq2Seq& model) const {
     tokens += terms.tokens;
     const auto translations = greedySearch(model, batch, limits_, false, nullptr, /*scores=*/false);
     for (std::size_t r = 0; r < translations.size(); ++r)
-      hypotheses[batch.examples[r]] = targetBpe_.decodeIds(translations[r].tokens);
+      hypotheses[batch.examples[r]] = targetBpe_.decodeIds(translations[r].ids);
   }
   model->train();
   ValidationResult result;

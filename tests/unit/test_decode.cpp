@@ -160,7 +160,7 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   REQUIRE(nbests.size() == 4);
   for (int64_t r = 0; r < batch.source.size(0); ++r) {
     REQUIRE(single[r].size() == 1);
-    CHECK(single[r][0].tokens == greedy[r].tokens);
+    CHECK(single[r][0].ids == greedy[r].ids);
     CHECK(single[r][0].finished == greedy[r].finished);
     CHECK(single[r][0].score == doctest::Approx(greedy[r].score).epsilon(1e-6));
     finished += greedy[r].finished;
@@ -169,18 +169,18 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
     REQUIRE(nbest.size() == 3);
     CHECK(nbest[0].score >= nbest[1].score);
     CHECK(nbest[1].score >= nbest[2].score);
-    CHECK(nbest[0].tokens != nbest[1].tokens);
+    CHECK(nbest[0].ids != nbest[1].ids);
     greedyTotal += greedy[r].score;
     beamTotal += nbest[0].score;
     // the score is the log-probability forced decoding gives the same tokens
     if (nbest[0].finished)
-      CHECK(forcedDecode(model, pairs[batch.examples[r]].source, nbest[0].tokens).score ==
+      CHECK(forcedDecode(model, pairs[batch.examples[r]].source, nbest[0].ids).score ==
             doctest::Approx(nbest[0].score).epsilon(1e-5));
   }
   CHECK(finished == 4);
   CHECK(beamTotal >= greedyTotal - 1e-4);  // float rounding differs between batch shapes
   // the copy task was learned: greedy output is the source
-  for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].tokens == pairs[batch.examples[r]].source);
+  for (int64_t r = 0; r < 4; ++r) CHECK(greedy[r].ids == pairs[batch.examples[r]].source);
 }
 
 // Every search of a model on sources(): greedy, beam 3 (its 3 best) and the running batch (2 rows at a
@@ -234,8 +234,8 @@ TEST_CASE("no search produces <pad> or <s>, nor do they take probability from ot
   // tokens and scores, bit for bit, on any kernels
   const auto after = searchEveryWay(model);
   auto same = [](const Hypothesis& a, const Hypothesis& b) {
-    CHECK(std::count_if(a.tokens.begin(), a.tokens.end(), [](int t) { return !SpecialIds::producible(t); }) == 0);
-    CHECK(a.tokens == b.tokens);
+    CHECK(std::count_if(a.ids.begin(), a.ids.end(), [](int t) { return !SpecialIds::producible(t); }) == 0);
+    CHECK(a.ids == b.ids);
     CHECK(a.score == b.score);
     CHECK(a.finished == b.finished);
   };
@@ -264,9 +264,9 @@ TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the ro
       const auto S = static_cast<int64_t>(source.size()) + 1;
       for (const auto& h : nbests[r]) {
         REQUIRE(h.attention.defined());
-        const auto rows = static_cast<int64_t>(h.tokens.size()) + (h.finished ? 1 : 0);
+        const auto rows = static_cast<int64_t>(h.ids.size()) + (h.finished ? 1 : 0);
         CHECK(h.attention.sizes() == torch::IntArrayRef({rows, S}));
-        const auto forced = forcedDecode(model, source, h.tokens).attention.narrow(0, 0, rows);
+        const auto forced = forcedDecode(model, source, h.ids).attention.narrow(0, 0, rows);
         CHECK(torch::allclose(h.attention, forced, 1e-4, 1e-5));
       }
     }
@@ -318,11 +318,11 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
   const auto whole = searchEveryWay(model);
   const auto listed = searchEveryWay(model, &shortlist, &batchLists);
   for (std::size_t r = 0; r < 4; ++r) {
-    CHECK(listed.greedy[r].tokens == whole.greedy[r].tokens);
+    CHECK(listed.greedy[r].ids == whole.greedy[r].ids);
     CHECK(listed.greedy[r].score == doctest::Approx(whole.greedy[r].score).epsilon(1e-5));
     REQUIRE(listed.beam[r].size() == whole.beam[r].size());
-    for (std::size_t k = 0; k < whole.beam[r].size(); ++k) CHECK(listed.beam[r][k].tokens == whole.beam[r][k].tokens);
-    if (!whole.running.empty()) CHECK(listed.running[r].tokens == whole.greedy[r].tokens);
+    for (std::size_t k = 0; k < whole.beam[r].size(); ++k) CHECK(listed.beam[r][k].ids == whole.beam[r][k].ids);
+    if (!whole.running.empty()) CHECK(listed.running[r].ids == whole.greedy[r].ids);
   }
 }
 
@@ -351,9 +351,9 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
     const auto greedy = greedySearch(model, alone, DecodeLimits{}, false, &ownList);
     const auto beam = beamSearch(model, alone, beamOptions(3, 3, 1.0), &ownList);
     auto same = [&](const Hypothesis& inBatch, const Hypothesis& byItself) {
-      CHECK(inBatch.tokens == byItself.tokens);
+      CHECK(inBatch.ids == byItself.ids);
       CHECK(inBatch.score == doctest::Approx(byItself.score).epsilon(1e-5));
-      for (int t : inBatch.tokens) CHECK(std::binary_search(lists[r].begin(), lists[r].end(), t));
+      for (int t : inBatch.ids) CHECK(std::binary_search(lists[r].begin(), lists[r].end(), t));
     };
     same(together.greedy[r], greedy[0]);
     if (!together.running.empty()) same(together.running[r], greedy[0]);
@@ -362,8 +362,8 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
       same(together.beam[r][k], beam[0][k]);
       const auto& h = together.beam[r][k];
       if (!h.finished) continue;
-      const auto forcedLists = forcedShortlist(model, shortlist, source, h.tokens);
-      CHECK(forcedDecode(model, source, h.tokens, &forcedLists).score == doctest::Approx(h.score).epsilon(1e-5));
+      const auto forcedLists = forcedShortlist(model, shortlist, source, h.ids);
+      CHECK(forcedDecode(model, source, h.ids, &forcedLists).score == doctest::Approx(h.score).epsilon(1e-5));
     }
     // a translation outside the list scores finitely: its pieces join the list
     const auto forcedCopy = forcedShortlist(model, shortlist, source, source);
@@ -375,7 +375,7 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
   unionOnly.ownPieces.zero_();
   const auto byUnion = greedySearch(model, batch, DecodeLimits{}, false, &unionOnly);
   int differ = 0;
-  for (std::size_t r = 0; r < 4; ++r) differ += byUnion[r].tokens != together.greedy[r].tokens;
+  for (std::size_t r = 0; r < 4; ++r) differ += byUnion[r].ids != together.greedy[r].ids;
   CHECK(differ > 0);
 }
 
@@ -500,7 +500,7 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
       }
       const auto int8 = greedySearch(model, batch, DecodeLimits{});
       for (std::size_t r = 0; r < 4; ++r) {
-        CHECK(int8[r].tokens == fp32[r].tokens);
+        CHECK(int8[r].ids == fp32[r].ids);
         CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
       }
     }
@@ -628,7 +628,7 @@ TEST_CASE("beam search over a batch finds what it finds for each sentence alone"
       REQUIRE(mine.size() == 1);
       REQUIRE(mine[0].size() == together[r].size());
       for (std::size_t h = 0; h < mine[0].size(); ++h) {
-        CHECK(mine[0][h].tokens == together[r][h].tokens);
+        CHECK(mine[0][h].ids == together[r][h].ids);
         CHECK(mine[0][h].finished == together[r][h].finished);
         CHECK(mine[0][h].score == doctest::Approx(together[r][h].score).epsilon(1e-5));
       }
@@ -650,19 +650,19 @@ TEST_CASE("greedy search over a batch finds what it finds for each sentence alon
     const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
     const auto mine = greedySearch(model, alone, DecodeLimits{}, true);
     REQUIRE(mine.size() == 1);
-    CHECK(mine[0].tokens == together[r].tokens);
+    CHECK(mine[0].ids == together[r].ids);
     CHECK(mine[0].finished == together[r].finished);
     CHECK(mine[0].score == doctest::Approx(together[r].score).epsilon(1e-5));
     REQUIRE(mine[0].attention.sizes() == together[r].attention.sizes());
     CHECK(torch::allclose(mine[0].attention, together[r].attention, 1e-5, 1e-5));
-    lengths.insert(together[r].tokens.size() + together[r].finished);
+    lengths.insert(together[r].ids.size() + together[r].finished);
   }
   CHECK(lengths.size() >= 3);  // rows left the batch at different steps
   // without scores: the same tokens and attention, each score NaN
   const auto unscored = greedySearch(model, batch, DecodeLimits{}, true, nullptr, /*scores=*/false);
   REQUIRE(unscored.size() == 5);
   for (int64_t r = 0; r < 5; ++r) {
-    CHECK(unscored[r].tokens == together[r].tokens);
+    CHECK(unscored[r].ids == together[r].ids);
     CHECK(unscored[r].finished == together[r].finished);
     CHECK(std::isnan(unscored[r].score));
     CHECK(torch::equal(unscored[r].attention, together[r].attention));
@@ -700,7 +700,7 @@ void checkEachAsAlone(Seq2Seq& model, const std::vector<EncodedPair>& pairs, std
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     CAPTURE(i);
     const auto alone = greedySearch(model, makeBatch(pairs, {i}, c10::Device(c10::kCPU)), DecodeLimits{}, true);
-    CHECK(got[i].tokens == alone[0].tokens);
+    CHECK(got[i].ids == alone[0].ids);
     CHECK(got[i].finished == alone[0].finished);
     CHECK(got[i].score == doctest::Approx(alone[0].score).epsilon(1e-5));
     if (i % 2 == 0) {
@@ -752,7 +752,7 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       REQUIRE(got.size() == pairs.size());
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto alone = greedySearch(model, makeBatch(pairs, {i}, cpu), DecodeLimits{});
-        CHECK(got[i].tokens == alone[0].tokens);
+        CHECK(got[i].ids == alone[0].ids);
         CHECK(got[i].finished == alone[0].finished);
         CHECK(std::isnan(got[i].score));
       }
@@ -783,7 +783,7 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       REQUIRE(ended.size() == 1);
       CHECK(ended[0].first == 9);
       CHECK_FALSE(ended[0].second.finished);
-      CHECK(ended[0].second.tokens == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].tokens);
+      CHECK(ended[0].second.ids == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].ids);
     }
   }
 }
@@ -818,12 +818,12 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
   REQUIRE(greedyCuda.size() == greedyCpu.size());
   REQUIRE(beamCuda.size() == beamCpu.size());
   for (std::size_t r = 0; r < greedyCpu.size(); ++r) {
-    CHECK(greedyCuda[r].tokens == greedyCpu[r].tokens);
+    CHECK(greedyCuda[r].ids == greedyCpu[r].ids);
     CHECK(greedyCuda[r].score == doctest::Approx(greedyCpu[r].score).epsilon(1e-3));
     CHECK(test::maxAbsDifference(greedyCuda[r].attention, greedyCpu[r].attention) < 1e-3);
     REQUIRE(beamCuda[r].size() == beamCpu[r].size());
     for (std::size_t k = 0; k < beamCpu[r].size(); ++k) {
-      CHECK(beamCuda[r][k].tokens == beamCpu[r][k].tokens);
+      CHECK(beamCuda[r][k].ids == beamCpu[r][k].ids);
       CHECK(beamCuda[r][k].score == doctest::Approx(beamCpu[r][k].score).epsilon(1e-3));
     }
   }

@@ -61,7 +61,7 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
     REQUIRE(got[0].hypotheses.size() == 1);
     CHECK(got[0].hypotheses[0].text == want[0].best().text);
     CHECK(got[0].hypotheses[0].score == doctest::Approx(want[0].best().score).epsilon(1e-5));
-    CHECK(got[0].hypotheses[0].targetPieces == want[0].best().pieces);
+    CHECK(got[0].hypotheses[0].pieces == want[0].best().pieces);
     CHECK(got[0].sourcePieces == want[0].sourcePieces);
     CHECK(got[0].attention.empty());
   }
@@ -101,7 +101,7 @@ TEST_CASE("requests with other decoding settings go in other batches; beam, n-be
   CHECK(b[0].hypotheses[0].score >= b[0].hypotheses[1].score - 1e-9);
   CHECK(b[0].hypotheses[0].score >= g[0].hypotheses[0].score - 1e-4);  // beam finds at least greedy's
   // attention: a row per target piece (</s> included when produced), a column per source piece
-  REQUIRE(b[0].attention.size() == b[0].hypotheses[0].targetPieces.size());
+  REQUIRE(b[0].attention.size() == b[0].hypotheses[0].pieces.size());
   for (const auto& row : b[0].attention) {
     REQUIRE(row.size() == b[0].sourcePieces.size());
     float sum = 0;
@@ -166,8 +166,8 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
   o.longAnswer = first.get();
   REQUIRE(o.shortAnswer.size() == 1);
   REQUIRE(o.longAnswer.size() == 1);
-  CHECK(o.shortAnswer[0].hypotheses[0].targetPieces.size() == 30 * o.shortAnswer[0].sourcePieces.size());
-  CHECK(o.longAnswer[0].hypotheses[0].targetPieces.size() == 30 * o.longAnswer[0].sourcePieces.size());
+  CHECK(o.shortAnswer[0].hypotheses[0].pieces.size() == 30 * o.shortAnswer[0].sourcePieces.size());
+  CHECK(o.longAnswer[0].hypotheses[0].pieces.size() == 30 * o.longAnswer[0].sourcePieces.size());
   CHECK(queue.counters().batches == 2);
   return o;
 }
@@ -178,7 +178,7 @@ TEST_CASE("a greedy newcomer joins the running batch's free row and is answered 
   const auto o = longThenShort(2);  // one free row: the short sentence takes it
   CHECK(o.shortFirst);
   // the one that asked for attention has it, a row per target piece; the other has none
-  CHECK(o.shortAnswer[0].attention.size() == o.shortAnswer[0].hypotheses[0].targetPieces.size());
+  CHECK(o.shortAnswer[0].attention.size() == o.shortAnswer[0].hypotheses[0].pieces.size());
   CHECK(o.longAnswer[0].attention.empty());
 }
 

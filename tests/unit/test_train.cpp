@@ -225,7 +225,7 @@ TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, c
     REQUIRE(hypotheses.size() == 2);
     for (std::size_t r = 0; r < 2; ++r) {
       INFO("row " << r << ": fp32 score " << fp32[r].score << ", bf16 score " << hypotheses[r].score);
-      CHECK(hypotheses[r].tokens == fp32[r].tokens);  // the same pieces
+      CHECK(hypotheses[r].ids == fp32[r].ids);  // the same pieces
       CHECK(hypotheses[r].finished == fp32[r].finished);
       CHECK(std::abs(hypotheses[r].score - fp32[r].score) < 0.02 * std::abs(fp32[r].score));
     }
@@ -493,10 +493,10 @@ TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limi
       expected.push_back(static_cast<int>(id));
       previous = torch::full({1}, id, torch::kInt64);
     }
-    CHECK(hyps[r].tokens == expected);
+    CHECK(hyps[r].ids == expected);
     CHECK(hyps[r].finished == finished);
     CHECK(hyps[r].score == doctest::Approx(score).epsilon(1e-5));
-    CHECK(static_cast<int64_t>(hyps[r].tokens.size()) <= limit);
+    CHECK(static_cast<int64_t>(hyps[r].ids.size()) <= limit);
     CHECK(hyps[r].attention.size(0) == static_cast<int64_t>(expected.size()) + (finished ? 1 : 0));
     CHECK(hyps[r].attention.size(1) == length.item<int64_t>());
     CHECK(torch::allclose(hyps[r].attention.sum(1), torch::ones({hyps[r].attention.size(0)}), 1e-4, 1e-4));
