@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace nmt {
 namespace {
@@ -78,24 +79,44 @@ GreedyPick throughLogSoftmax(const at::Tensor& logits, bool withLogProbs) {
   return {withLogProbs ? best : at::Tensor(), places};
 }
 
+// row + mask, eight at a time, into out (a row's worth, so it stays in the nearest cache)
+NMT_VECTOR_CLONES void addRows(const float* row, const float* mask, int64_t n, float* out) {
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    Floats8 v, w;
+    load8(v, row + j);
+    load8(w, mask + j);
+    store8(out + j, v + w);
+  }
+  for (; j < n; ++j) out[j] = row[j] + mask[j];
+}
+
 }  // namespace
 
-GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs) {
-  if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || logits.size(1) == 0)
-    return throughLogSoftmax(logits, withLogProbs);
+GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs, const at::Tensor& rowMasks) {
+  if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || logits.size(1) == 0 ||
+      (rowMasks.defined() && (rowMasks.scalar_type() != at::kFloat || !rowMasks.is_contiguous()))) {
+    if (!rowMasks.defined()) return throughLogSoftmax(logits, withLogProbs);
+    return throughLogSoftmax(logits + rowMasks, withLogProbs);
+  }
   const auto rows = logits.contiguous();
   const int64_t R = rows.size(0), V = rows.size(1);
   auto logProbs = withLogProbs ? at::empty({R}, rows.options()) : at::Tensor();
   auto ids = at::empty({R}, rows.options().dtype(at::kLong));
   float* lp = withLogProbs ? logProbs.data_ptr<float>() : nullptr;
   int64_t* id = ids.data_ptr<int64_t>();
+  std::vector<float> masked(rowMasks.defined() ? static_cast<std::size_t>(V) : 0);
   for (int64_t r = 0; r < R; ++r) {
     const float* row = rows.data_ptr<float>() + r * V;
+    if (rowMasks.defined()) {  // the row as leaveOutUnproducible leaves it, made where it is read
+      addRows(row, rowMasks.data_ptr<float>() + r * V, V, masked.data());
+      row = masked.data();
+    }
     float largest = 0, sum = 0;
     int64_t place = -1;
     largestAndSum(row, V, &largest, &place, lp ? &sum : nullptr);
     if (place < 0) {  // NaN (or nothing but -inf): as log_softmax and the row's best have it
-      const auto one = throughLogSoftmax(rows.narrow(0, r, 1), true);
+      const auto one = throughLogSoftmax(at::from_blob(const_cast<float*>(row), {1, V}, rows.options()), true);
       if (lp) lp[r] = one.logProbs.item<float>();
       id[r] = one.ids.item<int64_t>();
       continue;

@@ -5,7 +5,7 @@
 namespace nmt {
 
 // Greedy search's pick from a step's logits [rows, V], the pieces a row may not produce already at
-// -inf (leaveOutUnproducible): each row's largest logit (the first of equal ones) and its
+// -inf (leaveOutUnproducible; a shortlist's masks may come as rowMasks instead): each row's largest logit (the first of equal ones) and its
 // log-probability under the row's softmax, as log_softmax and the row's best give them. A row with a
 // NaN gets what log_softmax and the row's best give it (NaN log-probabilities all along: the first place).
 struct GreedyPick {
@@ -18,6 +18,9 @@ struct GreedyPick {
 // log-probability first wrote the whole [rows, V] matrix. Elsewhere log_softmax, then the row's best.
 // Without logProbs the CPU way skips the second pass (the softmax's normaliser), a twentieth of an
 // int8 greedy search; the ids are the same either way.
-GreedyPick greedyPick(const at::Tensor& logits, bool logProbs = true);
+// rowMasks: [rows, V] float32 added to the logits first (a shortlist's rows of BatchShortlist::ownPieces,
+// as leaveOutUnproducible would add them, here a row at a time where it is read: the same numbers
+// without a pass over the whole matrix), or undefined.
+GreedyPick greedyPick(const at::Tensor& logits, bool logProbs = true, const at::Tensor& rowMasks = {});
 
 }  // namespace nmt

@@ -136,3 +136,23 @@ TEST_CASE("greedyPick: log_softmax's best piece and its log-probability, from th
   CHECK(torch::equal(nmt::greedyPick(withNan, false).ids, pick.ids));
   CHECK(torch::equal(nmt::greedyPick(withNan.to(torch::kDouble), false).ids, pick.ids));
 }
+
+TEST_CASE("greedyPick with row masks gives what it gives the masked logits, bit for bit") {
+  torch::manual_seed(8);
+  for (const int64_t V : {5, 8, 19, 1904}) {
+    CAPTURE(V);
+    const auto logits = torch::randn({5, V}) * 3;
+    auto masks = torch::zeros({5, V});
+    masks.masked_fill_(torch::rand({5, V}) < 0.6, -INFINITY);
+    masks.select(1, V - 1).zero_();  // every row keeps a piece
+    masks[2].fill_(-INFINITY);
+    masks[2][0] = 0.0f;  // a row of one piece
+    const auto fused = nmt::greedyPick(logits, true, masks);
+    const auto added = nmt::greedyPick(logits + masks);
+    CHECK(torch::equal(fused.ids, added.ids));
+    CHECK(torch::equal(fused.logProbs, added.logProbs));
+    CHECK(fused.ids[2].item<int64_t>() == 0);
+    CHECK(fused.logProbs[2].item<float>() == 0.0f);
+    CHECK(torch::equal(nmt::greedyPick(logits, false, masks).ids, added.ids));
+  }
+}
