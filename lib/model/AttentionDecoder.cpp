@@ -38,7 +38,7 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
     gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   else
     lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
-  output_ = register_module("output", linearLayer(torch::nn::LinearOptions(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab)));
+  output_ = Dense(*this, "output", torch::nn::LinearOptions(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab));
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
@@ -94,25 +94,25 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
                                            const torch::Tensor& embedded) {
   const bool tied = config_.tieTargetEmbeddings;
   const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
-  if (int8Output_ && !tied) return (*int8Output_)(features);
-  const auto pre = inferenceLinear(output_, int8Pre_, features);
-  return int8Output_ ? (*int8Output_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
+  if (!tied) return output_(features);
+  const auto pre = output_(features);
+  return int8Tied_ ? (*int8Tied_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
 }
 
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
   const bool tied = config_.tieTargetEmbeddings;
-  return sliceRows(ids, tied ? embedding_->weight : output_->weight, tied ? torch::Tensor() : output_->bias,
-                   int8Output_.get());
+  return sliceRows(ids, tied ? embedding_->weight : output_.weight(), tied ? torch::Tensor() : output_.bias(),
+                   tied ? int8Tied_.get() : output_.int8());
 }
 
 void AttentionDecoderImpl::quantize() {
   // tied: the embeddings stay, steps read them
   if (config_.tieTargetEmbeddings)
-    int8Output_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+    int8Tied_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
   else
-    int8Output_ = replaceWithInt8(output_->weight, output_->bias);
+    output_.quantize();
   if (!int8EveryLayer()) return;
-  if (config_.tieTargetEmbeddings) int8Pre_ = quantizeLayer(output_);
+  if (config_.tieTargetEmbeddings) output_.quantize();
   attention_->quantize();
   const auto w = rnnWeights();
   const int64_t E = config_.embeddingSize;
@@ -161,17 +161,17 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
   }
   const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
   // the output layer over [hidden; context; embedding]; untied and sliced: only the slice's rows
-  const bool tied = config_.tieTargetEmbeddings, rowsSliced = slice && !tied;
+  const bool tied = config_.tieTargetEmbeddings;
   const auto features = torch::cat({input, context.narrow(1, G, D), embedded}, 1);
-  const auto& int8 = slice ? slice->int8 : int8Output_;
   torch::Tensor logits;
-  if (int8 && !tied) {
-    logits = (*int8)(features);
+  if (!tied) {
+    logits = !slice        ? output_(features)
+             : slice->int8 ? (*slice->int8)(features)
+                           : inferenceLinear(features, slice->weight, slice->bias);
   } else {
-    const auto pre = rowsSliced ? inferenceLinear(features, slice->weight, slice->bias)
-                                : inferenceLinear(output_, int8Pre_, features);
-    const auto& tiedRows = slice ? slice->weight : embedding_->weight;
-    logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, tiedRows);
+    const auto pre = output_(features);
+    const Int8Linear* int8 = slice ? slice->int8.get() : int8Tied_.get();
+    logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, slice ? slice->weight : embedding_->weight);
   }
   return {logits, after, weights};
 }

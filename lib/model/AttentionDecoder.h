@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/BahdanauAttention.h"
+#include "model/Dense.h"
 #include "model/Decoder.h"
 #include "model/ModelConfig.h"
 
@@ -57,9 +58,8 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   BahdanauAttention attention_{nullptr};
   torch::nn::GRU gru_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
-  torch::nn::Linear output_{nullptr};     // [H; D; E] -> V, or -> E when embeddings are tied
-  std::shared_ptr<const Int8Linear> int8Output_;  // the output layer (tied: E -> V) in int8, when quantized (untied: output_ released)
-  std::shared_ptr<const Int8Linear> int8Pre_;     // tied: output_ ([H; D; E] -> E) in int8, when quantized (output_ released)
+  Dense output_;  // [H; D; E] -> V, or -> E when embeddings are tied
+  std::shared_ptr<const Int8Linear> int8Tied_;  // tied and quantized: the embeddings (E -> V) in int8 (they stay)
   // when quantized, per cell layer: the input gates' product (the first layer's embedding columns)
   // and the hidden gates'; and the first layer's context columns, which prepare multiplies once a
   // batch (every source position: in fp32 a seventh of an RNN translation); the cell's fp32 weights

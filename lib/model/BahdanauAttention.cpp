@@ -7,18 +7,18 @@
 namespace nmt {
 
 BahdanauAttentionImpl::BahdanauAttentionImpl(int64_t querySize, int64_t keySize, int64_t attentionSize) {
-  queryProjection_ = register_module("W", linearLayer(torch::nn::LinearOptions(querySize, attentionSize).bias(false)));
-  keyProjection_ = register_module("U", linearLayer(torch::nn::LinearOptions(keySize, attentionSize)));
+  queryProjection_ = Dense(*this, "W", torch::nn::LinearOptions(querySize, attentionSize).bias(false));
+  keyProjection_ = Dense(*this, "U", torch::nn::LinearOptions(keySize, attentionSize));
   energy_ = register_module("v", linearLayer(torch::nn::LinearOptions(attentionSize, 1).bias(false)));
 }
 
 torch::Tensor BahdanauAttentionImpl::projectKeys(const torch::Tensor& keys) {
-  return inferenceLinear(keyProjection_, int8KeyProjection_, keys);
+  return keyProjection_(keys);
 }
 
 void BahdanauAttentionImpl::quantize() {
-  int8QueryProjection_ = quantizeLayer(queryProjection_);
-  int8KeyProjection_ = quantizeLayer(keyProjection_);
+  queryProjection_.quantize();
+  keyProjection_.quantize();
 }
 
 std::tuple<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const torch::Tensor& query,
@@ -29,7 +29,7 @@ std::tuple<torch::Tensor, torch::Tensor> BahdanauAttentionImpl::forward(const to
   // through sigmoid, which LibTorch's CPU kernels compute 4x faster than tanh (the tanh took a
   // sixth of a greedy decoder step). mv: as a [B*S, A] x [A, 1] matmul it takes 5x longer.
   const int64_t rows = projectedKeys.size(0), positions = projectedKeys.size(1);
-  const auto projectedQuery = inferenceLinear(queryProjection_, int8QueryProjection_, query);
+  const auto projectedQuery = queryProjection_(query);
   const auto squashed = torch::sigmoid(torch::add(projectedQuery.unsqueeze(1) * 2, projectedKeys, 2.0));
   const auto v = (energy_->weight.squeeze(0) * 2).to(squashed.scalar_type());  // bf16 under CPU autocast
   const auto energies = squashed.reshape({rows * positions, -1}).mv(v).view({rows, positions});

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/Int8Linear.h"
+#include "model/Dense.h"
 
 #include <torch/torch.h>
 
@@ -25,11 +25,9 @@ class BahdanauAttentionImpl : public torch::nn::Module {
                                                    const torch::Tensor& values, const torch::Tensor& mask);
 
  private:
-  torch::nn::Linear queryProjection_{nullptr};  // W
-  torch::nn::Linear keyProjection_{nullptr};    // U
-  torch::nn::Linear energy_{nullptr};           // v
-  std::shared_ptr<const Int8Linear> int8QueryProjection_;  // W, when quantized
-  std::shared_ptr<const Int8Linear> int8KeyProjection_;    // U, when quantized
+  Dense queryProjection_;                 // W
+  Dense keyProjection_;                   // U
+  torch::nn::Linear energy_{nullptr};     // v (read as a vector, never a product of its own)
 };
 TORCH_MODULE(BahdanauAttention);
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/Int8Linear.h"
+#include "model/Dense.h"
 
 #include <torch/torch.h>
 
@@ -25,8 +25,7 @@ class FeedForwardSublayer {
 
  private:
   torch::nn::LayerNorm norm_{nullptr};
-  torch::nn::Linear in_{nullptr}, out_{nullptr};
-  std::shared_ptr<const Int8Linear> int8In_, int8Out_;  // when quantized
+  Dense in_, out_;
 };
 
 }  // namespace nmt

@@ -35,29 +35,10 @@ at::Tensor inferenceLinear(const at::Tensor& x, const at::Tensor& weight, const 
 // relu(x W^T + b), the relu taken as the product's rows are still in cache where oneDNN makes them.
 at::Tensor inferenceLinearRelu(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias);
 
-// The same for a torch::nn::Linear (or any module holder with weight and bias).
-template <class LinearLayer>
-at::Tensor inferenceLinear(const LinearLayer& layer, const at::Tensor& x) {
-  return inferenceLinear(x, layer->weight, layer->bias);
-}
-
-// A layer that --int8 may have quantized for translation: its int8 copy's product when there is
-// one (then the fp32 weight is gone: replaceWithInt8), else the fp32 layer's.
-template <class LinearLayer>
-at::Tensor inferenceLinear(const LinearLayer& layer, const std::shared_ptr<const Int8Linear>& int8, const at::Tensor& x) {
-  return int8 ? (*int8)(x) : inferenceLinear(x, layer->weight, layer->bias);
-}
-
 // A torch::nn::LayerNorm as what an Int8Linear may normalize its input with.
 template <class LayerNorm>
 Int8Linear::InputNorm inputNorm(const LayerNorm& norm) {
   return {norm->weight, norm->bias, norm->options.eps()};
-}
-
-// Replaces the layer's fp32 weight by its int8 copy (replaceWithInt8), for the overload above.
-template <class LinearLayer>
-std::shared_ptr<const Int8Linear> quantizeLayer(LinearLayer& layer) {
-  return replaceWithInt8(layer->weight, layer->bias);
 }
 
 }  // namespace nmt

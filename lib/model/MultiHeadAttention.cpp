@@ -12,10 +12,10 @@ namespace nmt {
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t dim, int64_t heads, double dropout)
     : dim_(dim), heads_(heads), headDim_(dim / heads) {
   TORCH_CHECK(dim % heads == 0, "model dimension ", dim, " is not divisible by ", heads, " heads");
-  queryProjection = register_module("W_Q", linearLayer(torch::nn::LinearOptions(dim, dim)));
-  keyProjection = register_module("W_K", linearLayer(torch::nn::LinearOptions(dim, dim)));
-  valueProjection = register_module("W_V", linearLayer(torch::nn::LinearOptions(dim, dim)));
-  outputProjection = register_module("W_O", linearLayer(torch::nn::LinearOptions(dim, dim)));
+  queryProjection = Dense(*this, "W_Q", torch::nn::LinearOptions(dim, dim));
+  keyProjection = Dense(*this, "W_K", torch::nn::LinearOptions(dim, dim));
+  valueProjection = Dense(*this, "W_V", torch::nn::LinearOptions(dim, dim));
+  outputProjection = Dense(*this, "W_O", torch::nn::LinearOptions(dim, dim));
   dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 
@@ -25,15 +25,14 @@ torch::Tensor MultiHeadAttentionImpl::splitHeads(const torch::Tensor& x) const {
 
 std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::projectKeysValues(const torch::Tensor& key,
                                                                                   const torch::Tensor& value) {
-  return {splitHeads(inferenceLinear(keyProjection, int8Key_, key)),
-          splitHeads(inferenceLinear(valueProjection, int8Value_, value))};
+  return {splitHeads(keyProjection(key)), splitHeads(valueProjection(value))};
 }
 
 MultiHeadAttentionImpl::Projected MultiHeadAttentionImpl::projectSelf(const torch::Tensor& x, torch::nn::LayerNorm& norm) {
   if (!int8QueryKeyValue_) {
     const auto normed = norm(x);
     auto [keys, values] = projectKeysValues(normed, normed);
-    return {splitHeads(inferenceLinear(queryProjection, int8Query_, normed)), keys, values};
+    return {splitHeads(queryProjection(normed)), keys, values};
   }
   const auto all = (*int8QueryKeyValue_)(x, inputNorm(norm));  // [B, S, 3d]: W_Q, W_K, W_V side by side
   return {splitHeads(all.narrow(-1, 0, dim_)), splitHeads(all.narrow(-1, dim_, dim_)),
@@ -41,7 +40,7 @@ MultiHeadAttentionImpl::Projected MultiHeadAttentionImpl::projectSelf(const torc
 }
 
 torch::Tensor MultiHeadAttentionImpl::projectQuery(const torch::Tensor& x, torch::nn::LayerNorm& norm) {
-  return splitHeads(int8Query_ ? (*int8Query_)(x, inputNorm(norm)) : inferenceLinear(queryProjection, norm(x)));
+  return splitHeads(queryProjection(x, norm));
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const torch::Tensor& query,
@@ -49,7 +48,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attend(const to
                                                                         const torch::Tensor& sharedValues,
                                                                         const torch::Tensor& sharedKeyMask, bool causal,
                                                                         const torch::Tensor& keyRows) {
-  return attendProjected(splitHeads(inferenceLinear(queryProjection, int8Query_, query)), sharedKeys, sharedValues,
+  return attendProjected(splitHeads(queryProjection(query)), sharedKeys, sharedValues,
                          sharedKeyMask, causal, keyRows);
 }
 
@@ -63,10 +62,10 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
   // int8 weights: their numbers already differ from float32's, so the softmax too may be this toolkit's
-  const auto softmax = int8Query_ ? AttentionSoftmax::Fused : AttentionSoftmax::Torch;
+  const auto softmax = queryProjection.quantized() ? AttentionSoftmax::Fused : AttentionSoftmax::Torch;
   if (oneQuery && canAttendOneQuery(q, sharedKeys, sharedValues, keyRows)) {
     auto attended = attendOneQuery(q, sharedKeys, sharedValues, sharedKeyMask, keyRows, softmax);
-    return {inferenceLinear(outputProjection, int8Output_, attended.context), attended.weights};
+    return {outputProjection(attended.context), attended.weights};
   }
   // A whole sequence attending to itself (the encoder's self-attention, inference): each position
   // becomes a one-query row reading its sentence's keys and values, which stay in cache for the
@@ -78,7 +77,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
     const auto sentenceOf = torch::arange(B, torch::TensorOptions().dtype(torch::kLong)).repeat_interleave(Sq);
     if (canAttendOneQuery(positions, sharedKeys, sharedValues, sentenceOf)) {
       auto attended = attendOneQuery(positions, sharedKeys, sharedValues, sharedKeyMask, sentenceOf, softmax);
-      return {inferenceLinear(outputProjection, int8Output_, attended.context.view({B, Sq, dim_})),
+      return {outputProjection(attended.context.view({B, Sq, dim_})),
               attended.weights.view({B, Sq, heads_, Sk}).permute({0, 2, 1, 3})};
     }
   }
@@ -100,17 +99,14 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   const auto heads = oneQuery ? (weights.transpose(-2, -1) * values).sum(2, /*keepdim=*/true)
                               : torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
-  return {inferenceLinear(outputProjection, int8Output_, joined), weights};
+  return {outputProjection(joined), weights};
 }
 
 void MultiHeadAttentionImpl::quantize(bool selfAttention) {
-  int8Query_ = quantizeLayer(queryProjection);
-  int8Key_ = quantizeLayer(keyProjection);
-  int8Value_ = quantizeLayer(valueProjection);
-  int8Output_ = quantizeLayer(outputProjection);
+  for (Dense* projection : {&queryProjection, &keyProjection, &valueProjection, &outputProjection}) projection->quantize();
   if (selfAttention)
-    int8QueryKeyValue_ =
-        std::make_shared<const Int8Linear>(Int8Linear::stacked({int8Query_.get(), int8Key_.get(), int8Value_.get()}));
+    int8QueryKeyValue_ = std::make_shared<const Int8Linear>(
+        Int8Linear::stacked({queryProjection.int8(), keyProjection.int8(), valueProjection.int8()}));
 }
 
 std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::forward(const torch::Tensor& query,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/Dense.h"
 #include "model/Int8Linear.h"
 
 #include <torch/torch.h>
@@ -51,14 +52,13 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
   // a self-attention's Q, K and V also stacked into one product for projectSelf.
   void quantize(bool selfAttention);
 
-  torch::nn::Linear queryProjection{nullptr}, keyProjection{nullptr}, valueProjection{nullptr}, outputProjection{nullptr};
+  Dense queryProjection, keyProjection, valueProjection, outputProjection;  // W_Q, W_K, W_V, W_O
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& x) const;  // [B, S, d] -> [B, H, S, dk]
 
   int64_t dim_, heads_, headDim_;
-  std::shared_ptr<const Int8Linear> int8Query_, int8Key_, int8Value_, int8Output_;  // when quantized
-  std::shared_ptr<const Int8Linear> int8QueryKeyValue_;  // the first three stacked (projectSelf)
+  std::shared_ptr<const Int8Linear> int8QueryKeyValue_;  // quantized: W_Q, W_K and W_V stacked (projectSelf)
   torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(MultiHeadAttention);

@@ -118,7 +118,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
   for (int64_t i = 0; i < config.decoderDepth(); ++i)
     layers_->push_back(TransformerDecoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  if (!config.tieTargetEmbeddings) output_ = register_module("output", linearLayer(torch::nn::LinearOptions(d, config.targetVocab)));
+  if (!config.tieTargetEmbeddings) output_ = Dense(*this, "output", torch::nn::LinearOptions(d, config.targetVocab));
 }
 
 DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
@@ -191,7 +191,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   } else {
     const auto hidden = drop(dropout_, finalNorm_(x));
     logits = slice     ? inferenceLinear(hidden, slice->weight, slice->bias)
-             : output_ ? inferenceLinear(output_, hidden)
+             : output_ ? output_(hidden)
                        : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
   }
   next.push_back({ownPositions, 0, 1});
@@ -216,8 +216,8 @@ void TransformerDecoderImpl::forgetUnusedPositions(std::vector<DecoderState::Par
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
-  return sliceRows(ids, output_ ? output_->weight : embedding_->weight, output_ ? output_->bias : torch::Tensor(),
-                   int8Output_.get());
+  return sliceRows(ids, output_ ? output_.weight() : embedding_->weight, output_ ? output_.bias() : torch::Tensor(),
+                   int8Output());
 }
 
 void TransformerDecoderImpl::quantize() {
@@ -226,15 +226,17 @@ void TransformerDecoderImpl::quantize() {
     bfloat16Caches_ = true;
   }
   // tied: the embeddings stay, steps read them
-  int8Output_ = output_ ? replaceWithInt8(output_->weight, output_->bias)
-                        : std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+  if (output_)
+    output_.quantize();
+  else
+    int8Tied_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                          const DecoderMemory& memory, const OutputSlice* slice,
                                          const torch::Tensor& memoryRows) {
   auto [logits, next, attention] =
-      run(previousTokens.unsqueeze(1), state, memory, slice, (slice ? slice->int8 : int8Output_).get(), memoryRows);
+      run(previousTokens.unsqueeze(1), state, memory, slice, slice ? slice->int8.get() : int8Output(), memoryRows);
   return {logits.squeeze(1), next, attention.squeeze(1)};
 }
 
@@ -242,7 +244,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logits, state, attention] =
-      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output_.get(), torch::Tensor());
+      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output(), torch::Tensor());
   return {torch::log_softmax(logits, -1), attention, targetInput};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Decoder.h"
+#include "model/Dense.h"
 #include "model/FeedForwardSublayer.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
@@ -112,8 +113,9 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::Dropout dropout_{nullptr};
   torch::nn::ModuleList layers_{nullptr};
   torch::nn::LayerNorm finalNorm_{nullptr};
-  torch::nn::Linear output_{nullptr};  // d -> V; absent when the output is tied to the embeddings
-  std::shared_ptr<const Int8Linear> int8Output_;  // d -> V in int8, when quantized (then output_ is released)
+  Dense output_;  // d -> V; absent when the output is tied to the embeddings
+  std::shared_ptr<const Int8Linear> int8Tied_;  // tied and quantized: the embeddings (d -> V) in int8 (they stay)
+  const Int8Linear* int8Output() const { return output_ ? output_.int8() : int8Tied_.get(); }  // null: float32
   // With int8 layers, translation's keys and values (the memory's and the self-attention caches) are
   // kept in bfloat16: every step reads them all, and at a batch of 64 rows that reading from the
   // L3 cache was most of attention's time; half the bytes, rounded as the int8 products already are.

@@ -501,8 +501,8 @@ TEST_CASE("multi-head attention equals a hand computation") {
   MultiHeadAttention mha(2, 2);
   torch::NoGradGuard noGrad;
   for (auto* lin : {&mha->queryProjection, &mha->keyProjection, &mha->valueProjection, &mha->outputProjection}) {
-    (*lin)->weight.copy_(torch::eye(2));
-    (*lin)->bias.zero_();
+    lin->weight().copy_(torch::eye(2));
+    lin->bias().zero_();
   }
   const std::vector<std::array<double, 2>> x = {{1.0, 0.5}, {-1.0, 2.0}, {0.3, -0.7}};
   auto input = torch::tensor({1.0f, 0.5f, -1.0f, 2.0f, 0.3f, -0.7f}).view({1, 3, 2});
@@ -526,14 +526,14 @@ TEST_CASE("multi-head attention equals torch::nn::MultiheadAttention with copied
   torch::NoGradGuard noGrad;
   auto inW = reference->in_proj_weight.chunk(3, 0);
   auto inB = reference->in_proj_bias.chunk(3, 0);
-  mine->queryProjection->weight.copy_(inW[0]);
-  mine->keyProjection->weight.copy_(inW[1]);
-  mine->valueProjection->weight.copy_(inW[2]);
-  mine->queryProjection->bias.copy_(inB[0]);
-  mine->keyProjection->bias.copy_(inB[1]);
-  mine->valueProjection->bias.copy_(inB[2]);
-  mine->outputProjection->weight.copy_(reference->out_proj->weight);
-  mine->outputProjection->bias.copy_(reference->out_proj->bias);
+  mine->queryProjection.weight().copy_(inW[0]);
+  mine->keyProjection.weight().copy_(inW[1]);
+  mine->valueProjection.weight().copy_(inW[2]);
+  mine->queryProjection.bias().copy_(inB[0]);
+  mine->keyProjection.bias().copy_(inB[1]);
+  mine->valueProjection.bias().copy_(inB[2]);
+  mine->outputProjection.weight().copy_(reference->out_proj->weight);
+  mine->outputProjection.bias().copy_(reference->out_proj->bias);
   const auto x = torch::randn({B, S, d});
   const auto mask = torch::tensor({true, true, true, true, true, true, true, true, false, false, true, false, false,
                                    false, false}).view({B, S});
