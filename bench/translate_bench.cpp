@@ -9,7 +9,7 @@
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
 #include "decode/Translator.h"
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "util/BlasKernels.h"
 #include "util/Device.h"
 #include "util/HeapReuse.h"

@@ -2,7 +2,7 @@
 #include "TranslationServer.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "util/CudaRuntime.h"
 #include "util/StopSignal.h"
 #include "util/Threads.h"

@@ -5,7 +5,7 @@
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
 #include "decode/Translator.h"
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "util/AvailableLines.h"
 #include "util/CudaRuntime.h"
 #include "util/InputError.h"

@@ -1,7 +1,7 @@
 #include "decode/GreedyPick.h"
 
 #include "decode/Search.h"
-#include "model/VectorClones.h"
+#include "kernels/VectorClones.h"
 
 #include <ATen/ATen.h>
 

@@ -1,6 +1,6 @@
 #include "decode/RowTopK.h"
 
-#include "model/VectorClones.h"
+#include "kernels/VectorClones.h"
 
 #include <ATen/ATen.h>
 

@@ -1,6 +1,6 @@
 #include "decode/TranslationModel.h"
 
-#include "model/Int8Linear.h"
+#include "kernels/Int8Linear.h"
 #include "util/FileSystem.h"
 #include "util/HeapReuse.h"
 #include "util/InputError.h"

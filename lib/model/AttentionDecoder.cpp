@@ -1,6 +1,6 @@
 #include "model/AttentionDecoder.h"
 
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
 #include "tokenization/SpecialIds.h"
 

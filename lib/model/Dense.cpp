@@ -1,6 +1,6 @@
 #include "model/Dense.h"
 
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
 
 namespace nmt {

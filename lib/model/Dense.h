@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/Int8Linear.h"
+#include "kernels/Int8Linear.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>

@@ -1,7 +1,7 @@
 #include "model/MultiHeadAttention.h"
 
-#include "model/InferenceAttention.h"
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceAttention.h"
+#include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/Dense.h"
-#include "model/Int8Linear.h"
+#include "kernels/Int8Linear.h"
 
 #include <torch/torch.h>
 

@@ -2,7 +2,7 @@
 
 #include "model/Encoder.h"
 #include "model/EncoderOutput.h"
-#include "model/Int8Gru.h"
+#include "kernels/Int8Gru.h"
 #include "model/ModelConfig.h"
 
 #include <torch/torch.h>

@@ -1,6 +1,6 @@
 #include "model/TransformerDecoder.h"
 
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
 #include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"

@@ -1,10 +1,10 @@
 #include "TestSkip.h"
 #include "TestSupport.h"
-#include "model/InferenceLinear.h"
-#include "model/Int8Gru.h"
-#include "model/InferenceAttention.h"
-#include "model/FloatWeightPacks.h"
-#include "model/OneDnnBlas.h"
+#include "kernels/InferenceLinear.h"
+#include "kernels/Int8Gru.h"
+#include "kernels/InferenceAttention.h"
+#include "kernels/FloatWeightPacks.h"
+#include "kernels/OneDnnBlas.h"
 #include "util/Threads.h"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,4 @@
-#include "model/OneDnnBlas.h"
+#include "kernels/OneDnnBlas.h"
 
 #include <dlfcn.h>
 

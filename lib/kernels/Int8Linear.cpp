@@ -1,7 +1,7 @@
-#include "model/Int8Linear.h"
+#include "kernels/Int8Linear.h"
 
-#include "model/OneDnnBlas.h"
-#include "model/VectorClones.h"
+#include "kernels/OneDnnBlas.h"
+#include "kernels/VectorClones.h"
 #include "util/BlasKernels.h"
 #include "util/InputError.h"
 #include "util/Threads.h"

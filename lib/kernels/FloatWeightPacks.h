@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/OneDnnBlas.h"
+#include "kernels/OneDnnBlas.h"
 
 #include <ATen/core/Tensor.h>
 

@@ -1,6 +1,6 @@
-#include "model/InferenceAttention.h"
+#include "kernels/InferenceAttention.h"
 
-#include "model/VectorClones.h"
+#include "kernels/VectorClones.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>

@@ -1,4 +1,4 @@
-#include "model/FloatWeightPacks.h"
+#include "kernels/FloatWeightPacks.h"
 
 #include <c10/core/Storage.h>
 

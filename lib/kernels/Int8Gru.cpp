@@ -1,4 +1,4 @@
-#include "model/Int8Gru.h"
+#include "kernels/Int8Gru.h"
 
 #include <ATen/ATen.h>
 

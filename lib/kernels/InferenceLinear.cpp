@@ -1,7 +1,7 @@
-#include "model/InferenceLinear.h"
+#include "kernels/InferenceLinear.h"
 
-#include "model/FloatWeightPacks.h"
-#include "model/OneDnnBlas.h"
+#include "kernels/FloatWeightPacks.h"
+#include "kernels/OneDnnBlas.h"
 #include "util/Threads.h"
 #include "util/TorchCompat.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/Int8Linear.h"
+#include "kernels/Int8Linear.h"
 
 #include <ATen/core/Tensor.h>
 
