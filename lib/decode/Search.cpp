@@ -4,9 +4,6 @@
 #include "decode/GreedySearch.h"
 #include "decode/RowTopK.h"
 
-#include <limits>
-#include <string>
-
 namespace nmt {
 
 std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {

@@ -84,8 +84,9 @@ namespace {
 // The output layer's result as logits: itself, or with tied embeddings scored against them. No
 // squashing before the tied matrix: logits must be able to grow faster than the embeddings'
 // norms do (with tanh here, training on Multi30k crawled).
-torch::Tensor vocabularyLogits(const torch::Tensor& output, bool tied, const torch::Tensor& embeddings) {
-  return tied ? inferenceLinear(output, embeddings, torch::Tensor()) : output;
+// int8: the embeddings' (or a slice's) int8 rows, where quantized; embeddings: their float32 rows.
+torch::Tensor tiedLogits(const torch::Tensor& output, const Int8Linear* int8, const torch::Tensor& embeddings) {
+  return int8 ? (*int8)(output) : inferenceLinear(output, embeddings, torch::Tensor());
 }
 
 }  // namespace
@@ -95,8 +96,7 @@ torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const to
   const bool tied = config_.tieTargetEmbeddings;
   const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
   if (!tied) return output_(features);
-  const auto pre = output_(features);
-  return int8Tied_ ? (*int8Tied_)(pre) : vocabularyLogits(pre, tied, embedding_->weight);
+  return tiedLogits(output_(features), int8Tied_.get(), embedding_->weight);
 }
 
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
@@ -169,9 +169,8 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
              : slice->int8 ? (*slice->int8)(features)
                            : inferenceLinear(features, slice->weight, slice->bias);
   } else {
-    const auto pre = output_(features);
-    const Int8Linear* int8 = slice ? slice->int8.get() : int8Tied_.get();
-    logits = int8 ? (*int8)(pre) : vocabularyLogits(pre, tied, slice ? slice->weight : embedding_->weight);
+    logits = tiedLogits(output_(features), slice ? slice->int8.get() : int8Tied_.get(),
+                        slice ? slice->weight : embedding_->weight);
   }
   return {logits, after, weights};
 }

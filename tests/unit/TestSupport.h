@@ -1,5 +1,7 @@
 #pragma once
 
+#include "decode/DecodingOptions.h"
+
 #include <string>
 #include <vector>
 
@@ -28,6 +30,16 @@ std::vector<std::string> sampleSentences(std::size_t count, unsigned seed);
 
 // A small BPE model trained once per test process on sampleSentences (vocabulary 120).
 const std::string& sharedBpeModelPath();
+
+// A search of this beam (1: greedy) keeping nbest hypotheses, the rest DecodingOptions' defaults.
+inline DecodingOptions searchOptions(int64_t beam, int64_t nbest, double lengthPenalty = 1.0, bool attention = false) {
+  DecodingOptions o;
+  o.beamSize = beam;
+  o.nbest = nbest;
+  o.lengthPenalty = lengthPenalty;
+  o.keepAttention = attention;
+  return o;
+}
 
 // Message of the exception `fn` throws, or "" if it throws none.
 template <typename Fn>

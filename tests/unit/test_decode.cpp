@@ -100,14 +100,6 @@ FirstStep firstStep(const std::string& architecture, bool tied) {
   return {model, std::move(memory), std::move(state), torch::tensor(std::vector<int64_t>{2, 5, 9, 14})};
 }
 
-DecodingOptions beamOptions(int64_t beamSize, int64_t nbest, double lengthPenalty) {
-  DecodingOptions o;
-  o.beamSize = beamSize;
-  o.nbest = nbest;
-  o.lengthPenalty = lengthPenalty;
-  return o;
-}
-
 std::string eachArchitecture() {
   std::string architecture = "rnn";
   SUBCASE("RNN") {}
@@ -154,8 +146,8 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
   const auto greedy = greedySearch(model, batch, DecodeLimits{});
   double greedyTotal = 0.0, beamTotal = 0.0;
   int finished = 0;
-  const auto single = beamSearch(model, batch, beamOptions(1, 1, 1.0));
-  const auto nbests = beamSearch(model, batch, beamOptions(5, 3, 0.0));
+  const auto single = beamSearch(model, batch, test::searchOptions(1, 1, 1.0));
+  const auto nbests = beamSearch(model, batch, test::searchOptions(5, 3, 0.0));
   REQUIRE(single.size() == 4);
   REQUIRE(nbests.size() == 4);
   for (int64_t r = 0; r < batch.source.size(0); ++r) {
@@ -195,7 +187,7 @@ EverySearch searchEveryWay(Seq2Seq& model, const Shortlist* shortlist = nullptr,
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
   EverySearch out;
   out.greedy = greedySearch(model, batch, DecodeLimits{}, false, lists);
-  out.beam = beamSearch(model, batch, beamOptions(3, 3, 1.0), lists);
+  out.beam = beamSearch(model, batch, test::searchOptions(3, 3, 1.0), lists);
   if (!model->decoder().takesNewcomers()) return out;
   ContinuousGreedySearch running(model, DecodeLimits{}, 2, shortlist);
   std::vector<std::vector<int>> ids;
@@ -252,7 +244,7 @@ TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the ro
   c10::InferenceMode inference;
   const auto pairs = sources();
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3}, c10::Device(c10::kCPU));
-  DecodingOptions options = beamOptions(4, 2, 1.0);
+  DecodingOptions options = test::searchOptions(4, 2, 1.0);
   CHECK_FALSE(beamSearch(model, batch, options)[0][0].attention.defined());
   options.keepAttention = true;
   options.limits = {1.0, 0, 256};  // some hypotheses are cut at the limit: they keep a row per piece, no </s> row
@@ -349,7 +341,7 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
     const Batch alone = makeBatch(pairs, {batch.examples[r]}, c10::Device(c10::kCPU));
     const auto ownList = batchShortlist(model, shortlist, {&lists[r]});
     const auto greedy = greedySearch(model, alone, DecodeLimits{}, false, &ownList);
-    const auto beam = beamSearch(model, alone, beamOptions(3, 3, 1.0), &ownList);
+    const auto beam = beamSearch(model, alone, test::searchOptions(3, 3, 1.0), &ownList);
     auto same = [&](const Hypothesis& inBatch, const Hypothesis& byItself) {
       CHECK(inBatch.ids == byItself.ids);
       CHECK(inBatch.score == doctest::Approx(byItself.score).epsilon(1e-5));
@@ -619,7 +611,7 @@ TEST_CASE("beam search over a batch finds what it finds for each sentence alone"
   // the other sentences' searches end and the batch's live rows change shape
   pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
-  for (const auto& options : {beamOptions(5, 3, 0.0), beamOptions(3, 2, 1.0), beamOptions(4, 1, 0.6)}) {
+  for (const auto& options : {test::searchOptions(5, 3, 0.0), test::searchOptions(3, 2, 1.0), test::searchOptions(4, 1, 0.6)}) {
     const auto together = beamSearch(model, batch, options);
     REQUIRE(together.size() == 5);
     for (int64_t r = 0; r < 5; ++r) {
@@ -813,8 +805,8 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
   const Batch cudaBatch = makeBatch(pairs, {0, 1, 2, 3}, test::kCudaDevice);
   const auto greedyCpu = greedySearch(cpu, cpuBatch, DecodeLimits{}, true);
   const auto greedyCuda = greedySearch(cuda, cudaBatch, DecodeLimits{}, true);
-  const auto beamCpu = beamSearch(cpu, cpuBatch, beamOptions(5, 3, 1.0));
-  const auto beamCuda = beamSearch(cuda, cudaBatch, beamOptions(5, 3, 1.0));
+  const auto beamCpu = beamSearch(cpu, cpuBatch, test::searchOptions(5, 3, 1.0));
+  const auto beamCuda = beamSearch(cuda, cudaBatch, test::searchOptions(5, 3, 1.0));
   REQUIRE(greedyCuda.size() == greedyCpu.size());
   REQUIRE(beamCuda.size() == beamCpu.size());
   for (std::size_t r = 0; r < greedyCpu.size(); ++r) {

@@ -16,15 +16,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// What a request asks of its search.
-DecodingOptions search(int64_t beam, int64_t nbest, bool attention) {
-  DecodingOptions o;
-  o.beamSize = beam;
-  o.nbest = nbest;
-  o.keepAttention = attention;
-  return o;
-}
-
 BatchingTranslatorOptions queueOptions(std::chrono::milliseconds wait, std::size_t maxBatch) {
   BatchingTranslatorOptions o;
   o.batchWait = wait;
@@ -90,7 +81,7 @@ TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at onc
 TEST_CASE("requests with other decoding settings go in other batches; beam, n-best and attention are served") {
   BatchingTranslator queue(test::smallTranslationModel(), queueOptions(200ms, 32));
   auto greedy = queue.submit({"ein Hund", "eine Katze"}, {});
-  auto beam = queue.submit({"ein Hund"}, search(3, 2, true));
+  auto beam = queue.submit({"ein Hund"}, test::searchOptions(3, 2, 1.0, true));
   auto empty = queue.submit({}, {});
   CHECK(empty.get().empty());
   const auto g = greedy.get();
@@ -159,7 +150,7 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
   auto first = queue.submit({kLongSentence}, {});
   REQUIRE(queue.waitForBatches(1, 10s));
   REQUIRE(queue.counters().batches == 1);
-  auto second = queue.submit({"Hund"}, search(1, 1, true));
+  auto second = queue.submit({"Hund"}, test::searchOptions(1, 1, 1.0, true));
   Overlap o;
   o.shortAnswer = second.get();
   o.shortFirst = first.wait_for(0s) == std::future_status::timeout;
@@ -213,8 +204,8 @@ TEST_CASE("two decoders share the queue: each sentence of concurrent requests ge
 TEST_CASE("a request out of bounds is refused before it is queued") {
   auto model = test::smallTranslationModel();
   BatchingTranslator queue(std::move(model), queueOptions(5ms, 4));
-  CHECK(test::errorOf([&] { queue.submit({"Hund"}, search(1000000, 1, false)); }) ==
+  CHECK(test::errorOf([&] { queue.submit({"Hund"}, test::searchOptions(1000000, 1, 1.0, false)); }) ==
         "beam must be between 1 and 100, not 1000000");
-  CHECK(test::errorOf([&] { queue.submit({"Hund"}, search(2, 3, false)); }) == "nbest 3 needs beam 3 or more");
+  CHECK(test::errorOf([&] { queue.submit({"Hund"}, test::searchOptions(2, 3, 1.0, false)); }) == "nbest 3 needs beam 3 or more");
   CHECK(queue.counters().requests == 0);
 }
