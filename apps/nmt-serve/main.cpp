@@ -138,7 +138,7 @@ int main(int argc, char* argv[]) {
       for (const auto& m : loaded)
         if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
       loaded.push_back({name, dir, app::loadModelFor(modelOptions, dir, runtime)});
-      anyRunningBatch = anyRunningBatch || loaded.back().model.model->decoder().takesNewcomers();
+      anyRunningBatch = anyRunningBatch || BatchingTranslator::runsRunningBatches(loaded.back().model);
     }
     // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
     batching.decoders =

@@ -158,9 +158,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_.slice : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  if (!shortlist_) leaveOutUnproducible(step.logits, at::Tensor());  // a shortlist's masks: greedyPick adds them
-  auto [best, next] = greedyPick(step.logits, scores_, shortlist_ ? slice_.ownPieces : at::Tensor());
-  if (slice) next = slice->deviceIds.index_select(0, next);
+  auto [best, next] = greedyStep(step.logits, slice, shortlist_ ? slice_.ownPieces : at::Tensor(), scores_);
   // one transfer to the host: each row's token and log-probability (then attention, if kept)
   const auto host =
       (scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)}) : next.to(torch::kFloat64).unsqueeze(0))

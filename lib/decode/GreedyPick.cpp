@@ -1,5 +1,6 @@
 #include "decode/GreedyPick.h"
 
+#include "decode/BatchShortlist.h"
 #include "decode/Search.h"
 #include "kernels/VectorClones.h"
 
@@ -125,6 +126,13 @@ GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs, const at::Ten
     id[r] = place;
   }
   return {logProbs, ids};
+}
+
+GreedyPick greedyStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks, bool logProbs) {
+  if (!slice) leaveOutUnproducible(logits, at::Tensor());  // a shortlist's masks: greedyPick adds them
+  auto pick = greedyPick(logits, logProbs, slice ? rowMasks : at::Tensor());
+  if (slice) pick.ids = slice->deviceIds.index_select(0, pick.ids);
+  return pick;
 }
 
 }  // namespace nmt

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/OutputSlice.h"
+
 #include <ATen/core/Tensor.h>
 
 namespace nmt {
@@ -22,5 +24,12 @@ struct GreedyPick {
 // as leaveOutUnproducible would add them, here a row at a time where it is read: the same numbers
 // without a pass over the whole matrix), or undefined.
 GreedyPick greedyPick(const at::Tensor& logits, bool logProbs = true, const at::Tensor& rowMasks = {});
+
+// A greedy step's choice from a decoder step's logits [rows, V or slice size], as both greedy
+// searches make it (GreedySearch, ContinuousGreedySearch): without a slice, the special ids no
+// translation produces are left out (leaveOutUnproducible, in place); with one, each row's
+// rowMasks row (its sentence's own pieces) is added; then greedyPick, and the slice's columns
+// become vocabulary ids. ids: [rows] int64 vocabulary ids.
+GreedyPick greedyStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks, bool logProbs);
 
 }  // namespace nmt

@@ -38,9 +38,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    if (!shortlist) leaveOutUnproducible(step.logits, torch::Tensor());  // a shortlist's masks: greedyPick adds them
-    auto [best, next] = greedyPick(step.logits, scored, rowMasks);
-    if (slice) next = slice->deviceIds.index_select(0, next);
+    auto [best, next] = greedyStep(step.logits, slice, rowMasks, scored);
     if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
     if (keepAttention)

@@ -11,8 +11,23 @@
 
 namespace nmt {
 
-// The one entry to the searches: each batch row's hypotheses, best first, by greedy search
-// (beamSize 1: one hypothesis) or beam search (up to nbest); each row among its own shortlist's
+// How sentences are searched: chosen once (chooseSearch) from the options and the decoder, and
+// dispatched by the translator, the server and search() alike. A new search is a value here, its
+// rule in chooseSearch, and its case where they dispatch.
+enum class SearchStrategy {
+  kGreedyBatches,       // greedy search over sorted batches, each decoded start to end (greedySearch)
+  kGreedyRunningBatch,  // greedy search in one running batch that sentences join as others end (RunningBatch)
+  kBeamBatches,         // beam search over sorted batches (beamSearch)
+};
+
+// sentencesAhead: the caller has all its sentences at once and may sort them by length (a file, a
+// call), rather than taking them as they arrive (a server). Greedy search runs a running batch where
+// the decoder takes newcomers, unless sorted batches are faster for it and the sentences are at hand.
+SearchStrategy chooseSearch(const DecodingOptions& options, const Decoder& decoder, bool sentencesAhead);
+
+// One batch decoded start to end, by beam search where chooseSearch picks it, else greedy search (what a
+// running batch gives each sentence too, to float rounding): each batch row's hypotheses, best first
+// (greedy: one; beam: up to nbest); each row among its own shortlist's
 // pieces only when given the batch's (row r: its ownPieces row r). Call under inference mode.
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
                                             const BatchShortlist* shortlist = nullptr);

@@ -117,11 +117,13 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                         std::vector<Translation>& out) {
-  const auto& decoder = model_.model->decoder();
-  if (options_.decoding.beamSize <= 1 && decoder.takesNewcomers() && !decoder.sortedBatchesFaster())
-    translateGreedyContinuously(todo, out);
-  else
-    translateInBatches(todo, sources, out);
+  switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true)) {
+    case SearchStrategy::kGreedyRunningBatch:
+      return translateGreedyContinuously(todo, out);
+    case SearchStrategy::kGreedyBatches:
+    case SearchStrategy::kBeamBatches:
+      return translateInBatches(todo, sources, out);
+  }
 }
 
 void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {

@@ -1,5 +1,6 @@
 #include "serve/BatchingTranslator.h"
 
+#include "decode/Search.h"
 #include "decode/Translator.h"
 #include "serve/BatchPicking.h"
 
@@ -19,11 +20,21 @@ struct BatchingTranslator::Job {
   std::promise<std::vector<ServedTranslation>> promise;
 };
 
+namespace {
+
+bool inRunningBatch(const DecodingOptions& decoding, const TranslationModel& model) {
+  return chooseSearch(decoding, model.model->decoder(), /*sentencesAhead=*/false) == SearchStrategy::kGreedyRunningBatch;
+}
+
+}  // namespace
+
+bool BatchingTranslator::runsRunningBatches(const TranslationModel& model) { return inRunningBatch({}, model); }
+
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
   checkBatchSize(options_.maxBatchSentences);
   checkDecodingOptions(options_.decoding);
-  if (model_.model->decoder().takesNewcomers())
+  if (runsRunningBatches(model_))
     for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
       auto d = std::make_unique<DecoderThread>();
       d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
@@ -129,13 +140,13 @@ void BatchingTranslator::read() {
     // wait for company until the oldest sentence has waited batchWait, unless a batch is full
     wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
                      [&] { return batchReady(options_.maxBatchSentences); });
-    const bool greedy = !decoders_.empty() && queue_.front().job->decoding.beamSize == 1;
+    const bool running = inRunningBatch(queue_.front().job->decoding, model_);
     // encode ahead of the decoders by at most a batch each
-    if (greedy)
+    if (running)
       wake_.wait(lock, [&] { return stopping_ || leastBusyDecoder()->rows < 2 * options_.maxBatchSentences; });
     auto batch = takeBatch();
     lock.unlock();
-    if (greedy)
+    if (running)
       encodeForDecoders(std::move(batch));
     else
       decode(batch);

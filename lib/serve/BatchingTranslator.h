@@ -53,6 +53,10 @@ class BatchingTranslator {
   // the same search (sameSearch) share a batch. OptionError (checkDecodingOptions) when out of bounds.
   std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request);
 
+  // Whether greedy requests to this model go to decoder threads' running batches (chooseSearch, for
+  // sentences that arrive one by one).
+  static bool runsRunningBatches(const TranslationModel& model);
+
   ServeCounters counters() const;
   // Waits until `batches` batches have been formed in all (counters().batches), at most `timeout`;
   // whether they were. For callers that must know a batch is on its way without polling.

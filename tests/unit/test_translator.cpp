@@ -1,5 +1,6 @@
 #include "SmallTranslationModel.h"
 #include "TestSupport.h"
+#include "decode/Search.h"
 #include "decode/Translator.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
@@ -144,4 +145,19 @@ TEST_CASE("every size and number a translation may ask for is bounded, refused b
   widest.decoding.beamSize = kMaxBeam;
   const auto found = Translator(model, widest).translate({"der Hund"});
   CHECK(found[0].hypotheses.size() == static_cast<std::size_t>(kMaxBeam));
+}
+
+TEST_CASE("chooseSearch: beam for a beam; greedy in a running batch where the decoder takes newcomers, unless sorted batches are faster for it and the sentences are at hand") {
+  auto rnn = test::smallTranslationModel(0, "rnn");
+  auto transformer = test::smallTranslationModel(0, "transformer");
+  const auto& rnnDecoder = rnn.model->decoder();
+  const auto& transformerDecoder = transformer.model->decoder();
+  const DecodingOptions greedy;
+  const DecodingOptions beam = test::searchOptions(2, 1);
+  CHECK(chooseSearch(beam, rnnDecoder, true) == SearchStrategy::kBeamBatches);
+  CHECK(chooseSearch(beam, transformerDecoder, false) == SearchStrategy::kBeamBatches);
+  CHECK(chooseSearch(greedy, rnnDecoder, true) == SearchStrategy::kGreedyRunningBatch);
+  CHECK(chooseSearch(greedy, rnnDecoder, false) == SearchStrategy::kGreedyRunningBatch);
+  CHECK(chooseSearch(greedy, transformerDecoder, true) == SearchStrategy::kGreedyBatches);
+  CHECK(chooseSearch(greedy, transformerDecoder, false) == SearchStrategy::kGreedyRunningBatch);
 }
