@@ -89,7 +89,7 @@ int main(int argc, char* argv[]) {
     std::size_t latencyCount, batchSize;
     bool systemMalloc = false, profiling = false;
     DecodingOptions decoding;
-    app::OptionTable fast("Less arithmetic per piece");
+    OptionTable fast("Less arithmetic per piece");
     app::ModelOptions modelOptions;
     app::declareModelOptions(fast, modelOptions);
     po::options_description desc("Benchmark options");

@@ -36,10 +36,10 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
                       const boost::program_options::positional_options_description& positional,
                       boost::program_options::variables_map& vm);
 
-// An OptionError's message with its options named as on the command line: --nbest.
-inline std::string programSpelling(const OptionError& e) {
-  return e.spelled([](const std::string& name) { return "--" + name; });
-}
+// Options named as on the command line (--nbest): an OptionError's message, or marked text.
+inline std::string commandLineName(const std::string& name) { return "--" + name; }
+inline std::string programSpelling(const std::string& marked) { return spelledOptions(marked, commandLineName); }
+inline std::string programSpelling(const OptionError& e) { return e.spelled(commandLineName); }
 
 // The value `check` returns; an InputError it throws becomes an option error (exit code 2,
 // "see PROGRAM --help"), for option values that a library function checks.

@@ -14,14 +14,6 @@ namespace po = boost::program_options;
 
 namespace nmt::app {
 
-void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options) {
-  table.add("threads", options.threads,
-            "OpenBLAS threads for matrix work, LibTorch's own at 1 (0: OpenBLAS's default, all cores)");
-  table.add("device", options.device, "auto, cpu, cuda or cuda:N");
-  table.add("precision", options.precision,
-            "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights");
-}
-
 void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
   table.add("max-ratio", options.limits.ratio, "a translation has at most max-ratio x source pieces + 10 (0 to 1000)");
   table.add("length-penalty", options.lengthPenalty,

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
+#include "util/RuntimeOptionTable.h"
 #include "decode/DecodingOptions.h"
 #include "decode/TranslationModel.h"
 #include "decode/Translator.h"
@@ -10,8 +11,7 @@ namespace nmt::app {
 
 // The option groups several programs share, each declared once with one help text.
 
-// --threads, --device, --precision.
-void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
+// --threads, --device, --precision: declareRuntimeOptions (util/RuntimeOptionTable.h), shared with nmt.train.
 // --max-ratio and --length-penalty.
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
 // --shortlist on|off|auto, --int8 on|off|auto and --weights: what loading the model settles

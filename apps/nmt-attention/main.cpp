@@ -21,7 +21,7 @@ int main(int argc, char* argv[]) {
     bool svg = false, selfAttention = false, allHeads = false;
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
-    app::OptionTable table("Options");
+    OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train");
     table.addRequired("input,i", input, "source sentences, one a line");
     table.addRequired("output-dir,o", outputDir, "where the CSV (and SVG) files go");
@@ -41,7 +41,7 @@ int main(int argc, char* argv[]) {
     app::declareLengthOptions(table, options.decoding);
     app::ModelOptions modelOptions;
     app::declareModelOptions(table, modelOptions);
-    app::declareRuntimeOptions(table, runtimeOptions);
+    declareRuntimeOptions(table, runtimeOptions);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-attention",
                                "nmt-attention --model DIR --input FILE --output-dir OUT [--format matrix|long] "

@@ -1,6 +1,6 @@
 // nmt-average: averages a training run's last validated weights into a new model directory.
 #include "common/AppMain.h"
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
 #include "data/ModelDirectory.h"
 #include "train/CheckpointAveraging.h"
 #include "util/AtomicFile.h"
@@ -19,7 +19,7 @@ int main(int argc, char* argv[]) {
     app::setVersionDetails(runtimeDescription());
     std::string modelDir, outputDir;
     int last = 0;
-    app::OptionTable table("Options");
+    OptionTable table("Options");
     table.addRequired("model-dir,m", modelDir,
                       "a model directory trained with --keep-checkpoints N (its kept/ weights are averaged)");
     table.addRequired("output-dir,o", outputDir,

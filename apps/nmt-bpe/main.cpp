@@ -1,6 +1,6 @@
 // nmt-bpe: train a SentencePiece BPE model, and encode or decode text with it, line by line.
 #include "common/AppMain.h"
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
 #include "util/InputError.h"
@@ -44,7 +44,7 @@ std::vector<std::string> splitSpaces(const std::string& line) {
 int train(int argc, const char* const argv[]) {
   BpeTrainOptions opts;  // its defaults are the options'
   bool verbose = false;
-  app::OptionTable table("Training options");
+  OptionTable table("Training options");
   table.addRequired("input", opts.inputs, "text files to learn from, one sentence a line");
   table.addRequired("model-prefix", opts.modelPrefix, "write PREFIX.model and PREFIX.vocab");
   table.add("vocab-size", opts.vocabSize, "pieces in the vocabulary, special ids included");
@@ -67,7 +67,7 @@ int train(int argc, const char* const argv[]) {
 int encodeOrDecode(bool encode, int argc, const char* const argv[]) {
   std::string modelPath;
   bool ids = false;
-  app::OptionTable table(encode ? "Encoding options" : "Decoding options");
+  OptionTable table(encode ? "Encoding options" : "Decoding options");
   table.addRequired("model", modelPath, "the BPE model (PREFIX.model)");
   table.addFlag("ids", ids, encode ? "print ids instead of pieces" : "read ids instead of pieces");
   po::variables_map vm;

@@ -1,6 +1,6 @@
 // nmt-score: corpus BLEU and chrF of a translation against references, as sacreBLEU computes them.
 #include "common/AppMain.h"
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
 #include "eval/Bleu.h"
 #include "eval/Chrf.h"
 #include "util/InputError.h"
@@ -55,7 +55,7 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> refPaths;
     std::string hypPath = "-", metricList = "bleu,chrf";
     bool lowercase = false, asJson = false;
-    app::OptionTable table("Scoring options");
+    OptionTable table("Scoring options");
     table.addRequired("ref,r", refPaths, "reference file(s), line-aligned with --hyp");
     table.add("hyp,i", hypPath, "translations to score, one a line ('-': stdin)");
     table.addFlag("lowercase,l", lowercase, "compare case-insensitively (Unicode lowercase)");

@@ -85,13 +85,13 @@ int main(int argc, char* argv[]) {
     RuntimeOptions runtimeOptions;
     RequestLimits limits;
     BatchingTranslatorOptions batching;
-    app::OptionTable table("Options");
+    OptionTable table("Options");
     table.addRequired("model,m", modelSpecs,
                       "a model directory written by nmt-train, as DIR or NAME=DIR; repeat to serve several "
                       "(the first is the default)");
     table.add("host", host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface)");
     table.add("port", port, "TCP port (0: any free port, printed at start)");
-    app::declareRuntimeOptions(table, runtimeOptions);
+    declareRuntimeOptions(table, runtimeOptions);
     table.add("decoders", decoders,
               "threads stepping running batches of greedy requests, per model, beside one that encodes; "
               "--threads are shared among them "

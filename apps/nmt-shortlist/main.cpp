@@ -1,6 +1,6 @@
 // nmt-shortlist: learns a model directory's lexical shortlist (shortlist.bin) again, from its run's prepared corpus.
 #include "common/AppMain.h"
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
 #include "data/EncodedCorpus.h"
 #include "data/ModelDirectory.h"
 #include "data/ParallelCorpus.h"
@@ -35,7 +35,7 @@ int main(int argc, char* argv[]) {
   app::runMain("nmt-shortlist", [&] {
     std::string modelDir, validSource, validTarget;
     ShortlistOptions options;
-    app::OptionTable table("Options");
+    OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train (its BPE models are used)");
     table.addInvocation("valid-src", validSource, "validation source sentences, for the coverage (default: the run's)");
     table.addInvocation("valid-tgt", validTarget, "validation target sentences (default: the run's)");

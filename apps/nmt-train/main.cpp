@@ -1,8 +1,8 @@
 // nmt-train: trains a translation model on parallel text into a self-contained model directory.
 #include "LocalWorkers.h"
-#include "TrainingOptions.h"
 #include "common/AppMain.h"
-#include "common/OptionTable.h"
+#include "train/TrainingOptions.h"
+#include "util/OptionTable.h"
 #include "common/SharedOptions.h"
 #include "parallel/DataParallelPeers.h"
 #include "parallel/WorkerEnvironment.h"
@@ -19,7 +19,6 @@
 
 namespace po = boost::program_options;
 using namespace nmt;
-using app::TrainingInvocation;
 
 namespace {
 
@@ -36,11 +35,11 @@ int main(int argc, char* argv[]) {
     app::setVersionDetails(runtimeDescription());
     TrainingInvocation invocation;
     TrainingRequest& request = invocation.request;
-    app::OptionTable table("Options");
-    app::declareTrainingOptions(table, invocation);
+    OptionTable table("Options");
+    declareTrainingOptions(table, invocation);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-train", kUsage, argc, argv, table.description(), {}, vm)) return 0;
-    app::settleTrainingOptions(table, vm, invocation);
+    app::optionValue([&] { settleTrainingOptions(table, vm, invocation); });
     const auto worker = parallel::readWorkerEnvironment(parallel::processEnvironment());
     if (invocation.processes > 1) {
       if (worker.distributed())
@@ -63,13 +62,13 @@ int main(int argc, char* argv[]) {
     switch (outcome.reason) {
       case StopReason::kSignal:
         progress.message(fmt::format("nmt-train: {}; continue with: nmt-train --model-dir {} --resume",
-                                     outcome.message, request.modelDir));
+                                     app::programSpelling(outcome.message), request.modelDir));
         return 128 + outcome.signal;
       case StopReason::kNonFiniteLoss:
-        progress.message("nmt-train: error: " + outcome.message);
+        progress.message("nmt-train: error: " + app::programSpelling(outcome.message));
         return int{app::kExitFailure};
       default:
-        progress.message("nmt-train: done: " + outcome.message);
+        progress.message("nmt-train: done: " + app::programSpelling(outcome.message));
         return int{app::kExitOk};
     }
   });

@@ -114,7 +114,7 @@ int main(int argc, char* argv[]) {
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
     bool scores = false, stats = false, verbose = false;
-    app::OptionTable table("Options");
+    OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train");
     table.addInvocation("input,i", input, "text to translate, one sentence a line (default: standard input)");
     table.addInvocation("output,o", output, "where translations go (default: standard output)");
@@ -124,7 +124,7 @@ int main(int argc, char* argv[]) {
     app::ModelOptions modelOptions;
     app::declareModelOptions(table, modelOptions);
     app::declareBatchOptions(table, options);
-    app::declareRuntimeOptions(table, runtimeOptions);
+    declareRuntimeOptions(table, runtimeOptions);
     table.addFlag("stats", stats, "at the end, write sentences/s and pieces/s (and peak GPU memory) to stderr");
     table.addFlag("verbose,v", verbose, "first write the device, threads and matrix kernels to stderr");
     po::variables_map vm;

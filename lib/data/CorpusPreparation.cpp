@@ -128,8 +128,8 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
         continue;
       }
       if (longest > PreparedCorpus::kMaxLength)
-        throw InputError(fmt::format("{}:{}: {} pieces on a side, more than the {} a training pair may have; set "
-                                     "--max-length to drop such pairs",
+        throw OptionError(fmt::format("{}:{}: {} pieces on a side, more than the {} a training pair may have; set "
+                                      "`max-length` to drop such pairs",
                                      firstFile, block[i].line, longest,
                                      PreparedCorpus::kMaxLength));
       writer.add(sources[i], targets[i]);

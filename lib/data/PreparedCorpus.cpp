@@ -110,8 +110,8 @@ PreparedCorpus PreparedCorpus::fromPairs(const std::vector<EncodedPair>& pairs, 
   std::vector<uint32_t> ids;
   for (const auto& p : pairs) {
     if (p.source.size() > kMaxLength || p.target.size() > kMaxLength)
-      throw InputError("line " + std::to_string(p.line) + " has more than " + std::to_string(kMaxLength) +
-                       " pieces on a side; set --max-length");
+      throw OptionError("line " + std::to_string(p.line) + " has more than " + std::to_string(kMaxLength) +
+                        " pieces on a side; set `max-length`");
     storage->offsets.push_back(ids.size());
     storage->sourceLengths.push_back(static_cast<uint16_t>(p.source.size()));
     storage->targetLengths.push_back(static_cast<uint16_t>(p.target.size()));

@@ -263,15 +263,15 @@ TrainOutcome Trainer::run() {
   while (true) {
     tick();
     if (options_.maxSteps > 0 && state_.step >= options_.maxSteps)
-      return finish(StopReason::kMaxSteps, fmt::format("reached --max-steps {}", options_.maxSteps));
+      return finish(StopReason::kMaxSteps, fmt::format("reached `max-steps` {}", options_.maxSteps));
     if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
-      return finish(StopReason::kMaxEpochs, fmt::format("reached --max-epochs {}", options_.maxEpochs));
+      return finish(StopReason::kMaxEpochs, fmt::format("reached `max-epochs` {}", options_.maxEpochs));
     // time and signals are agreed on, so that every worker stops at the same step
     const int signal = StopSignal::received();
     const bool timeUp = options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0;
     const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0});
     if (votes[0] > 0)
-      return finish(StopReason::kMaxTime, fmt::format("reached --max-time {} minutes", options_.maxMinutes));
+      return finish(StopReason::kMaxTime, fmt::format("reached `max-time` {} minutes", options_.maxMinutes));
     if (votes[1] > 0) {
       const int stop = signal ? signal : SIGTERM;  // another worker's signal
       if (lastSavedStep_ != state_.step || !files::exists(directory_.last())) saveLast();
@@ -294,7 +294,7 @@ TrainOutcome Trainer::run() {
     if (!finite && !scaler_.enabled()) {
       return {StopReason::kNonFiniteLoss, 0,
               fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step {}) is "
-                          "kept in {}; try a lower --lr",
+                          "kept in {}; try a lower `lr`",
                           state_.step + 1, std::isfinite(lossValue) ? "gradient norm" : "loss",
                           std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
     }

@@ -59,7 +59,7 @@ enum class StopReason { kMaxSteps, kMaxEpochs, kMaxTime, kEarlyStopping, kSignal
 struct TrainOutcome {
   StopReason reason;
   int signal = 0;       // for kSignal
-  std::string message;  // one line for the user
+  std::string message;  // one line for the user, its options marked `like-this` (spelledOptions)
   int64_t steps = 0;        // optimizer steps taken in all (runTraining fills these three)
   double bestBleu = -1.0;   // best validation BLEU (-1: no validation)
   int64_t bestStep = 0;

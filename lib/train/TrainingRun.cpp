@@ -26,12 +26,12 @@ namespace {
 
 CorpusFiles corpusFiles(const std::string& what, const std::string& source, const std::string& target,
                         const std::string& tsv) {
-  const std::string flags = what == "train" ? "--train-src/--train-tgt or --train" : "--valid-src/--valid-tgt or --valid";
+  const std::string flags = what == "train" ? "`train-src`/`train-tgt` or `train`" : "`valid-src`/`valid-tgt` or `valid`";
   if (!tsv.empty() && (!source.empty() || !target.empty()))
-    throw InputError("give either " + flags.substr(0, flags.find(" or ")) + " or " + flags.substr(flags.find(" or ") + 4) +
+    throw OptionError("give either " + flags.substr(0, flags.find(" or ")) + " or " + flags.substr(flags.find(" or ") + 4) +
                      ", not both");
   if (tsv.empty() && (source.empty() || target.empty()))
-    throw InputError(std::string("no ") + (what == "train" ? "training" : "validation") + " data: give " + flags);
+    throw OptionError(std::string("no ") + (what == "train" ? "training" : "validation") + " data: give " + flags);
   return tsv.empty() ? CorpusFiles{source, target, ""} : CorpusFiles{"", "", tsv};
 }
 
@@ -105,7 +105,7 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const CorpusSa
     try {
       trainBpeModel(options);
     } catch (const BpeError& e) {  // SentencePiece's refusal, not a failed write
-      throw InputError(std::string(e.what()) + " (try a smaller --vocab-size)");
+      throw OptionError(std::string(e.what()) + " (try a smaller `vocab-size`)");
     }
   };
   try {
@@ -197,8 +197,8 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
     if (request.resume && !dir.hasCheckpoint())
       throw InputError("nothing to resume: " + dir.last() + " does not exist");
     if (!request.resume && dir.hasCheckpoint())
-      throw InputError(dir.root() + " already holds a training run (" + dir.last() +
-                       "); continue it with --resume or choose another --model-dir");
+      throw OptionError(dir.root() + " already holds a training run (" + dir.last() +
+                        "); continue it with `resume` or choose another `model-dir`");
   };
   // one writer at a time (its workers aside): another nmt-train on this folder stops at once
   std::optional<DirectoryLock> lock;

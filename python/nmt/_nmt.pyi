@@ -1,5 +1,6 @@
 """nmt: neural machine translation on LibTorch, from Python (the C++ library's own code)"""
 
+import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union, overload
 
 import numpy
@@ -202,14 +203,14 @@ class Bpe:
     def __len__(self) -> int: ...
 
 def train(
-    config: Optional[str] = None,
-    model_dir: Optional[str] = None,
+    config: Optional[Union[str, os.PathLike[str]]] = None,
+    model_dir: Optional[Union[str, os.PathLike[str]]] = None,
     resume: bool = False,
     on_validation: Optional[Callable[[Dict[str, Any]], Any]] = None,
     quiet: bool = False,
     **options: Any,
 ) -> Dict[str, Any]:
-    """Trains a model as nmt-train does, in this process: the same options (max_steps=300), files and numbers.
+    """Trains a model as nmt-train does, in this process: the same options (max_steps=300, each of its Python type), files and numbers.
 
     Returns steps, best_bleu, best_step, stopped_by, message and the paths (model_dir, best, last, metrics,
     config). Ctrl-C saves a checkpoint and raises KeyboardInterrupt."""

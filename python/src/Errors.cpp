@@ -9,16 +9,24 @@
 
 namespace nmt::python {
 
+namespace {
+
+std::string keywordName(std::string name) {
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+}  // namespace
+
+std::string pythonSpelling(const std::string& marked) { return spelledOptions(marked, keywordName); }
+
 void registerErrors(pybind11::module_&) {
   pybind11::register_exception_translator([](std::exception_ptr error) {
     try {
       if (error) std::rethrow_exception(error);
     } catch (const OptionError& e) {  // options named as Python's keywords: batch_size
-      const auto message = e.spelled([](std::string name) {
-        for (char& c : name)
-          if (c == '-') c = '_';
-        return name;
-      });
+      const auto message = e.spelled(keywordName);
       PyErr_SetString(PyExc_ValueError, message.c_str());
     } catch (const MissingFileError& e) {
       PyErr_SetString(PyExc_FileNotFoundError, e.what());

@@ -1,40 +1,79 @@
 #include "Bindings.h"
+#include "Errors.h"
 
-#include "TrainingOptions.h"
 #include "data/ModelDirectory.h"
-#include "util/Progress.h"
+#include "train/TrainingOptions.h"
 #include "train/TrainingRun.h"
 #include "util/InputError.h"
+#include "util/Progress.h"
 #include "util/StopSignal.h"
 
+#include <fmt/core.h>
 #include <pybind11/stl.h>
 
 #include <memory>
-#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace py = pybind11;
 
 namespace nmt::python {
 namespace {
 
-// nmt-train's arguments for a Python call: each keyword as its option (max_steps=300 ->
-// --max-steps=300; True and False as nmt-train's config files write them).
-std::vector<std::string> trainingArguments(const std::optional<std::string>& config,
-                                           const std::optional<std::string>& modelDir, bool resume,
-                                           const py::kwargs& options) {
-  std::vector<std::string> arguments;
-  if (config) arguments.insert(arguments.end(), {"--config", *config});
-  if (modelDir) arguments.insert(arguments.end(), {"--model-dir", *modelDir});
-  if (resume) arguments.push_back("--resume");
-  for (const auto& [key, value] : options) {
-    std::string name = py::str(key);
-    for (char& c : name)
-      if (c == '_') c = '-';
-    const std::string text = py::isinstance<py::bool_>(value) ? (value.cast<bool>() ? "true" : "false")
-                                                               : std::string(py::str(value));
-    arguments.push_back("--" + name + "=" + text);
+// The training option a keyword names: max_steps -> max-steps.
+std::string optionName(std::string keyword) {
+  for (char& c : keyword)
+    if (c == '_') c = '-';
+  return keyword;
+}
+
+// A keyword's value as its option takes it; TypeError, as Python words it, for a value of another type.
+OptionValue keywordValue(const std::string& keyword, const py::handle& value, OptionKind kind) {
+  const auto wrongType = [&](const char* wanted) {
+    return py::type_error(fmt::format("{} must be {}, not {}", keyword, wanted, Py_TYPE(value.ptr())->tp_name));
+  };
+  const bool isBool = py::isinstance<py::bool_>(value), isInt = !isBool && py::isinstance<py::int_>(value);
+  switch (kind) {
+    case OptionKind::kFlag:
+      if (isBool) return value.cast<bool>();
+      throw wrongType("bool");
+    case OptionKind::kWholeNumber:
+      if (isInt) {
+        int overflow = 0;
+        const long long whole = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow != 0) throw py::value_error(fmt::format("{} {} is out of range", keyword, py::str(value).cast<std::string>()));
+        return static_cast<int64_t>(whole);
+      }
+      throw wrongType("int");
+    case OptionKind::kNumber:
+      if (isInt || py::isinstance<py::float_>(value)) return value.cast<double>();
+      throw wrongType("float");
+    case OptionKind::kText:
+      if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+      if (py::hasattr(value, "__fspath__")) return py::module_::import("os").attr("fspath")(value).cast<std::string>();
+      throw wrongType("str or os.PathLike");
+    case OptionKind::kOther:
+      break;
   }
-  return arguments;
+  throw py::type_error(fmt::format("train() got an unexpected keyword argument '{}'", keyword));
+}
+
+// The call's keywords as the training options' values (config, model_dir and resume among them).
+std::vector<std::pair<std::string, OptionValue>> trainingValues(const py::object& config, const py::object& modelDir,
+                                                                bool resume, const py::kwargs& options) {
+  std::vector<std::pair<std::string, OptionValue>> values;
+  const auto add = [&](const std::string& keyword, const py::handle& value) {
+    const std::string name = optionName(keyword);
+    const auto kind = trainingOptionKind(name);
+    if (!kind) throw py::type_error(fmt::format("train() got an unexpected keyword argument '{}'", keyword));
+    values.emplace_back(name, keywordValue(keyword, value, *kind));
+  };
+  if (!config.is_none()) add("config", config);
+  if (!modelDir.is_none()) add("model_dir", modelDir);
+  if (resume) values.emplace_back("resume", true);
+  for (const auto& [key, value] : options) add(py::str(key).cast<std::string>(), value);
+  return values;
 }
 
 const char* reasonName(StopReason reason) {
@@ -49,9 +88,9 @@ const char* reasonName(StopReason reason) {
   return "unknown";
 }
 
-py::dict train(const std::optional<std::string>& config, const std::optional<std::string>& modelDir, bool resume,
-               const py::object& onValidation, bool quiet, const py::kwargs& options) {
-  auto invocation = app::parseTrainingArguments(trainingArguments(config, modelDir, resume, options));
+py::dict train(const py::object& config, const py::object& modelDir, bool resume, const py::object& onValidation,
+               bool quiet, const py::kwargs& options) {
+  auto invocation = trainingOptionsFrom(trainingValues(config, modelDir, resume, options));
   if (invocation.processes != 1)
     throw InputError("processes: nmt.train trains in this process; nmt-train --processes N starts workers");
   TrainingRequest& request = invocation.request;
@@ -80,19 +119,19 @@ py::dict train(const std::optional<std::string>& config, const std::optional<std
     outcome = runTraining(request, runtime, progress);
   }
   if (outcome.reason == StopReason::kSignal) {
-    PyErr_SetString(PyExc_KeyboardInterrupt, (outcome.message + "; continue with nmt.train(model_dir=" +
+    PyErr_SetString(PyExc_KeyboardInterrupt, (pythonSpelling(outcome.message) + "; continue with nmt.train(model_dir=" +
                                               py::repr(py::str(request.modelDir)).cast<std::string>() +
                                               ", resume=True)").c_str());
     throw py::error_already_set();
   }
-  if (outcome.reason == StopReason::kNonFiniteLoss) throw std::runtime_error(outcome.message);
+  if (outcome.reason == StopReason::kNonFiniteLoss) throw std::runtime_error(pythonSpelling(outcome.message));
   const ModelDirectory dir(request.modelDir);
   py::dict summary;
   summary["steps"] = outcome.steps;
   summary["best_bleu"] = outcome.bestBleu >= 0 ? py::object(py::float_(outcome.bestBleu)) : py::none();
   summary["best_step"] = outcome.bestStep;
   summary["stopped_by"] = reasonName(outcome.reason);
-  summary["message"] = outcome.message;
+  summary["message"] = pythonSpelling(outcome.message);
   summary["model_dir"] = dir.root();
   summary["best"] = dir.best();
   summary["last"] = dir.last();
@@ -114,7 +153,8 @@ void bindTrain(py::module_& m) {
     on_validation: called after each validation with a dict (step, loss, perplexity, bleu, best,
         learning_rate); what it raises stops training and comes back from train()
     quiet: no progress lines on stderr
-    **options: any nmt-train option, '-' written '_' (max_steps=300, train_src="train.de", ...)
+    **options: any nmt-train option, '-' written '_', of its type: int, float, bool, or str or a path
+        (max_steps=300, train_src="train.de", ...); another type is a TypeError naming the keyword
 
 Returns a dict: steps, best_bleu, best_step, stopped_by, message and the paths (model_dir, best,
 last, metrics, config). Ctrl-C saves a checkpoint, as nmt-train does, and raises KeyboardInterrupt.)");

@@ -1,5 +1,6 @@
 """Checks that lib/ is layered as docs/architecture.md draws it: a folder includes only the folders
-before it in LAYERS (and itself), and nothing under lib/ includes the programs' code (apps/).
+before it in LAYERS (and itself), and nothing under lib/ or python/ (the other front end, beside the
+programs) includes the programs' code (apps/).
 
 Usage: include_layers.py LIB_DIR
 """
@@ -13,6 +14,7 @@ import sys
 # "training is built on the rest", by design); serve after decode.
 LAYERS = ["util", "kernels", "tokenization", "eval", "data", "model", "decode", "attention", "train", "parallel", "serve"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.MULTILINE)
+BARE_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)"', re.MULTILINE)
 
 
 def violations(lib):
@@ -32,6 +34,15 @@ def violations(lib):
                     found.append(f"{source.relative_to(lib.parent)} includes {included}/, a layer after {folder}/")
                 elif included not in LAYERS and (lib.parent / "apps" / included).is_dir():
                     found.append(f"{source.relative_to(lib.parent)} includes the programs' {included}/")
+    for source in sorted((lib.parent / "python").rglob("*")):
+        if source.suffix not in (".h", ".cpp"):
+            continue
+        for included in INCLUDE.findall(source.read_text(encoding="utf-8", errors="replace")):
+            if included not in LAYERS and (lib.parent / "apps" / included).is_dir():
+                found.append(f"{source.relative_to(lib.parent)} includes the programs' {included}/")
+        for name in BARE_INCLUDE.findall(source.read_text(encoding="utf-8", errors="replace")):
+            if not (source.parent / name).exists() and any((lib.parent / "apps").glob(f"*/{name}")):
+                found.append(f"{source.relative_to(lib.parent)} includes the programs' {name}")
     return found
 
 

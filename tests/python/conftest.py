@@ -59,4 +59,16 @@ def sources(corpus):
 def tiny_options():
     """The e2e tests' TINY_MODEL options (tiny_corpus.sh) as nmt.train keywords."""
     words = run("bash", "-c", f'source "{TINY_CORPUS}" && printf "%s\\n" "${{TINY_MODEL[@]}}"').split()
-    return {words[i][2:].replace("-", "_"): words[i + 1] for i in range(0, len(words), 2)}
+    return {words[i][2:].replace("-", "_"): typed(words[i + 1]) for i in range(0, len(words), 2)}
+
+
+def typed(text):
+    """A command line's value as a Python keyword's: True, 16, 0.5 or text."""
+    if text in ("true", "false"):
+        return text == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

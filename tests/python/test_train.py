@@ -2,6 +2,7 @@
 
 import csv
 import os
+import pathlib
 import signal
 
 import pytest
@@ -66,13 +67,33 @@ def test_ctrl_c_saves_a_checkpoint_and_raises_keyboard_interrupt(corpus, tiny_op
     assert (tmp_path / "run" / "last.pt").exists()
 
 
-def test_bad_options_are_value_errors_with_nmt_trains_messages(corpus, tmp_path):
-    with pytest.raises(ValueError, match="unrecognised option '--max-stepz=3'"):
-        nmt.train(model_dir=str(tmp_path / "run"), max_stepz=3)
-    with pytest.raises(ValueError, match="^--model-dir is required$"):
+def test_bad_options_name_the_keyword_as_python_does(corpus, tmp_path):
+    run = tmp_path / "run"
+    with pytest.raises(TypeError, match=r"^train\(\) got an unexpected keyword argument 'max_stepz'$"):
+        nmt.train(model_dir=str(run), max_stepz=3)
+    with pytest.raises(TypeError, match="^max_steps must be int, not str$"):
+        nmt.train(model_dir=str(run), max_steps="3")
+    with pytest.raises(TypeError, match="^max_steps must be int, not bool$"):
+        nmt.train(model_dir=str(run), max_steps=True)
+    with pytest.raises(TypeError, match="^joint_vocab must be bool, not int$"):
+        nmt.train(model_dir=str(run), joint_vocab=1)
+    with pytest.raises(TypeError, match=r"^train_src must be str or os.PathLike, not list$"):
+        nmt.train(model_dir=str(run), train_src=["a"])
+    with pytest.raises(ValueError, match="^vocab_size must be a whole number from -2147483648 to 2147483647, not 4294967296$"):
+        nmt.train(model_dir=str(run), vocab_size=2**32)
+    with pytest.raises(ValueError, match="^model_dir is required$"):
         nmt.train(max_steps=3)
+    with pytest.raises(ValueError, match="^no training data: give train_src/train_tgt or train$"):
+        nmt.train(model_dir=str(run), quiet=True, valid=str(tmp_path / "v.tsv"))
     with pytest.raises(ValueError, match="^nothing to resume: .*last.pt does not exist$"):
         nmt.train(model_dir=str(tmp_path / "none"), resume=True, **data_options(corpus))
+
+
+def test_paths_may_be_pathlib_paths(corpus, tiny_options, tmp_path):
+    options = {k: pathlib.Path(v) for k, v in data_options(corpus).items()}
+    summary = nmt.train(model_dir=tmp_path / "run", quiet=True, max_steps=2, valid_every=2, **options, **tiny_options)
+    assert summary["steps"] == 2 and summary["stopped_by"] == "max_steps"
+    assert summary["message"].startswith("reached max_steps 2; ")
 
 
 def test_a_loss_that_is_not_finite_is_a_runtime_error(corpus, tiny_options, tmp_path):

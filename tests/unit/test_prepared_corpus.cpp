@@ -173,7 +173,7 @@ TEST_CASE("the BPE sample: every pair when there are few enough, else a seeded s
   }
 }
 
-TEST_CASE("a side over 65,535 pieces is dropped by --max-length, else refused naming its line") {
+TEST_CASE("a side over 65,535 pieces is dropped by max-length, else refused naming its line") {
   test::TempDir dir;
   std::string huge;
   for (int i = 0; i < 40000; ++i) huge += "x y ";  // a piece per letter at least
@@ -185,7 +185,7 @@ TEST_CASE("a side over 65,535 pieces is dropped by --max-length, else refused na
   CHECK(kept.counts().tooLongDropped == 1);
   const auto message = errorOf([&] { prepare(files, dir.file("b.bin"), 0); });
   CHECK(message.rfind(dir.file("s.txt") + ":2: ", 0) == 0);
-  CHECK(message.find(" pieces on a side, more than the 65535 a training pair may have; set --max-length to drop such "
+  CHECK(message.find(" pieces on a side, more than the 65535 a training pair may have; set max-length to drop such "
                      "pairs") != std::string::npos);
   CHECK(errorOf([&] { test::readFile(dir.file("b.bin")); }) != "");  // nothing left under its name
 }

@@ -83,13 +83,13 @@ struct Run {
 
 }  // namespace
 
-TEST_CASE("Trainer stops at --max-steps with one validation and one save at the last step") {
+TEST_CASE("Trainer stops at max-steps with one validation and one save at the last step") {
   Run r;
   auto o = Run::options();
   o.maxSteps = 3;
   const auto outcome = r.run(o);
   CHECK(outcome.reason == StopReason::kMaxSteps);
-  CHECK(outcome.message == "reached --max-steps 3");
+  CHECK(outcome.message == "reached `max-steps` 3");  // marked: each front end spells it
   CHECK(r.steps == 3);
   CHECK(r.validatedSteps() == std::vector<int64_t>{3});
   CHECK(files::exists(r.dir.file("last.pt")));
@@ -155,7 +155,7 @@ TEST_CASE("Trainer stops on a non-finite loss and keeps the last good checkpoint
   const auto outcome = r.run(o);  // a new Trainer: from step 0
   CHECK(outcome.reason == StopReason::kNonFiniteLoss);
   CHECK(outcome.message.rfind("training stopped at step 1: the loss is not finite (", 0) == 0);  // nan or -nan
-  const std::string kept = "; the last checkpoint (step 0) is kept in " + r.dir.file("last.pt") + "; try a lower --lr";
+  const std::string kept = "; the last checkpoint (step 0) is kept in " + r.dir.file("last.pt") + "; try a lower `lr`";
   CHECK(outcome.message.size() > kept.size());
   CHECK(outcome.message.substr(outcome.message.size() - kept.size()) == kept);
   CHECK(test::readFile(r.dir.file("last.pt")) == saved);

@@ -1,13 +1,13 @@
-#include "TrainingOptions.h"
+#include "train/TrainingOptions.h"
 
-#include "common/AppMain.h"
-#include "common/SharedOptions.h"
 #include "data/ModelDirectory.h"
 #include "util/FileSystem.h"
+#include "util/InputError.h"
+#include "util/RuntimeOptionTable.h"
 
 namespace po = boost::program_options;
 
-namespace nmt::app {
+namespace nmt {
 
 void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   TrainingRequest& r = invocation.request;
@@ -73,25 +73,48 @@ void settleTrainingOptions(const OptionTable& table, po::variables_map& vm, Trai
   if (request.resume && !request.modelDir.empty() && files::exists(ModelDirectory(request.modelDir).config()))
     table.storeConfigFile(ModelDirectory(request.modelDir).config(), vm);
   po::notify(vm);
-  optionValue([&] { checkModelDirectory(request); });
+  checkModelDirectory(request);
   for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                             &request.data.validSource, &request.data.validTarget, &request.data.validTsv})
     if (!path->empty()) *path = files::absolutePath(*path);
   request.effectiveConfig = "# nmt-train options of the run in this directory (nmt-train --config reads it)\n" +
                             table.configText();
-  if (invocation.processes < 1) throw po::error("--processes must be at least 1");
-  if (invocation.timeoutSeconds <= 0) throw po::error("--dist-timeout must be positive");
+  if (invocation.processes < 1) throw OptionError("`processes` must be at least 1");
+  if (!(invocation.timeoutSeconds > 0)) throw OptionError("`dist-timeout` must be positive");
 }
 
-TrainingInvocation parseTrainingArguments(const std::vector<std::string>& arguments) {
+namespace {
+
+// The invocation the given values (stored into vm by `store`) and the files they name settle into.
+template <typename Store>
+TrainingInvocation settled(Store&& store) {
   TrainingInvocation invocation;
   OptionTable table("Options");
   declareTrainingOptions(table, invocation);
   po::variables_map vm;
-  po::store(po::command_line_parser(arguments).options(table.description()).run(), vm);
-  po::notify(vm);  // as parseCommandLine does: --resume and --model-dir decide which files settle reads
+  store(table, vm);
+  po::notify(vm);  // as parseCommandLine does: resume and model-dir decide which files settle reads
   settleTrainingOptions(table, vm, invocation);
   return invocation;
 }
 
-}  // namespace nmt::app
+}  // namespace
+
+TrainingInvocation parseTrainingArguments(const std::vector<std::string>& arguments) {
+  return settled([&](const OptionTable& table, po::variables_map& vm) {
+    po::store(po::command_line_parser(arguments).options(table.description()).run(), vm);
+  });
+}
+
+TrainingInvocation trainingOptionsFrom(const std::vector<std::pair<std::string, OptionValue>>& values) {
+  return settled([&](const OptionTable& table, po::variables_map& vm) { table.storeValues(values, vm); });
+}
+
+std::optional<OptionKind> trainingOptionKind(const std::string& name) {
+  TrainingInvocation scratch;
+  OptionTable table("Options");
+  declareTrainingOptions(table, scratch);
+  return table.kind(name);
+}
+
+}  // namespace nmt

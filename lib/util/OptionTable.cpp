@@ -1,4 +1,4 @@
-#include "common/OptionTable.h"
+#include "util/OptionTable.h"
 
 #include <fmt/core.h>
 
@@ -7,20 +7,33 @@
 
 namespace po = boost::program_options;
 
-namespace nmt::app {
+namespace nmt {
 
 std::string configName(const std::string& option) { return option.substr(0, option.find(',')); }
 std::string configValue(const std::string& v) { return v; }
 std::string configValue(bool v) { return v ? "true" : "false"; }
 std::string configValue(double v) { return fmt::format("{}", v); }
 
+const char* kindName(OptionKind kind) {
+  switch (kind) {
+    case OptionKind::kFlag: return "true or false";
+    case OptionKind::kWholeNumber: return "a whole number";
+    case OptionKind::kNumber: return "a number";
+    case OptionKind::kText: return "text";
+    case OptionKind::kOther: break;
+  }
+  return "a value given on the command line only";
+}
+
 void OptionTable::section(const std::string& title) { entries_.push_back({title, "", {}}); }
 
 void OptionTable::addFlag(const char* name, bool& field, const char* help) {
+  noteType<bool>(name);
   description_.add_options()(name, po::bool_switch(&field), help);
 }
 
 void OptionTable::addSwitch(const char* name, std::string& field, const char* help) {
+  noteType<std::string>(name);
   description_.add_options()(name, po::value<std::string>(&field)->default_value(field)->implicit_value("on"), help);
   entries_.push_back({configName(name), help, [&field] { return configValue(field); }});
 }
@@ -62,4 +75,21 @@ void OptionTable::storeConfigFile(const std::string& path, po::variables_map& vm
   }
 }
 
-}  // namespace nmt::app
+std::optional<OptionKind> OptionTable::kind(const std::string& name) const {
+  const auto found = typed_.find(name);
+  if (found == typed_.end()) return std::nullopt;
+  return found->second.kind;
+}
+
+void OptionTable::storeValues(const std::vector<std::pair<std::string, OptionValue>>& values,
+                              po::variables_map& vm) const {
+  po::parsed_options parsed(&description_);
+  for (const auto& [name, value] : values) {
+    const auto found = typed_.find(name);
+    if (found == typed_.end()) throw OptionError("no option `" + name + "`");
+    parsed.options.emplace_back(name, std::vector<std::string>{found->second.text(value)});
+  }
+  po::store(parsed, vm);
+}
+
+}  // namespace nmt
