@@ -74,7 +74,7 @@ int main(int argc, char* argv[]) {
     Translator translator(model, options);
     AttentionWriter writer(outputDir, format, svg);
     // the model's own translations, batched; or forced decoding of the references
-    const auto translations = reference.empty() ? translator.translate(sources) : translator.align(sources, references, reference);
+    const auto translations = reference.empty() ? translator.translate(sources) : translator.score(sources, references, reference);
     c10::InferenceMode inference;
     const AutocastScope autocast(model.device, model.precision);
     const HeadChoice heads{selfAttention, allHeads, selfAttention && decoderHeads};

@@ -43,7 +43,7 @@ HeadMaps attentionHeads(Seq2Seq& model, const std::vector<int>& sourceIds, const
   }
   auto& decoder = model->decoder();
   decoder.keepAttention(true);
-  model->decode(torch::tensor(fed, torch::kInt64).to(model->device()).unsqueeze(0), encoded);
+  model->teacherForced(torch::tensor(fed, torch::kInt64).to(model->device()).unsqueeze(0), encoded);
   if (choice.cross) addHeads(out, "cross", decoder.crossAttentionHeads(), targetPieces, sourcePieces);
   if (choice.decoderSelf) addHeads(out, "decoder-self", decoder.selfAttentionHeads(), targetPieces, fedPieces);
   decoder.keepAttention(false);

@@ -63,7 +63,7 @@ std::vector<std::size_t> Translator::readSources(const std::vector<std::string>&
   return todo;
 }
 
-std::vector<Translation> Translator::align(const std::vector<std::string>& sentences,
+std::vector<Translation> Translator::score(const std::vector<std::string>& sentences,
                                            const std::vector<std::string>& references,
                                            const std::string& referencesName) {
   c10::InferenceMode inference;

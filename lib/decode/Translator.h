@@ -44,7 +44,7 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 // line gives an empty translation. Runs under inference mode and the model's autocast. With
 // the model's shortlist (loaded with it), each sentence chooses among its own list's pieces (a batch
 // computes the union of its sentences' lists), so its translation is the same alone and in any
-// batch; forced decoding (align) scores over the sentence's list with the reference's pieces added
+// batch; forced decoding (score) scores over the sentence's list with the reference's pieces added
 // (forcedShortlist).
 class Translator {
  public:
@@ -53,10 +53,11 @@ class Translator {
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
-  // Forced decoding: each sentence with its given translation (line-aligned). The one hypothesis
-  // is the reference (its pieces as written) with its log-probability; attention is always filled.
+  // Forced decoding (Python's Translator.score; nmt-attention --reference): each sentence with its
+  // given translation (line-aligned). The one hypothesis is the reference (its pieces as written)
+  // with its log-probability; attention is always filled.
   // InputError "NAME:LINE: ..." for a reference of more than kMaxSourcePieces pieces.
-  std::vector<Translation> align(const std::vector<std::string>& sentences, const std::vector<std::string>& references,
+  std::vector<Translation> score(const std::vector<std::string>& sentences, const std::vector<std::string>& references,
                                  const std::string& referencesName = "references");
 
   TranslationModel& model() const { return model_; }

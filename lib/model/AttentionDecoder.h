@@ -33,7 +33,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   // first, the gold previous token is fed with probability teacherForcingRatio (drawn once per
   // step from LibTorch's CPU generator), otherwise the model's own previous argmax.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
-  DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
+  DecoderOutput teacherForced(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
     return forward(targetInput, encoded, teacherForcingRatio);
   }
 

@@ -18,8 +18,8 @@ class Decoder {
 
   // Training over a whole target: targetInput [B, T] starts with <s>. teacherForcingRatio < 1
   // needs feedsOwnPredictions().
-  virtual DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded,
-                               double teacherForcingRatio) = 0;
+  virtual DecoderOutput teacherForced(const at::Tensor& targetInput, const EncoderOutput& encoded,
+                                      double teacherForcingRatio) = 0;
   // Step-by-step decoding: the memory once per batch, the state before the first step, then
   // one step per position (previousTokens [B] int64; eval mode). With a slice (sliceOutput), the
   // step's log-probabilities are over the slice's pieces only, [B, slice size].

@@ -29,12 +29,12 @@ EncoderOutput Seq2SeqImpl::encode(const torch::Tensor& source, const torch::Tens
 
 DecoderOutput Seq2SeqImpl::forward(const Batch& batch, double teacherForcingRatio) {
   const auto encoded = encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  return decode(batch.decoderInput(), encoded, teacherForcingRatio);
+  return teacherForced(batch.decoderInput(), encoded, teacherForcingRatio);
 }
 
-DecoderOutput Seq2SeqImpl::decode(const torch::Tensor& targetInput, const EncoderOutput& encoded,
-                                  double teacherForcingRatio) {
-  return decoder_->decode(targetInput, encoded, teacherForcingRatio);
+DecoderOutput Seq2SeqImpl::teacherForced(const torch::Tensor& targetInput, const EncoderOutput& encoded,
+                                         double teacherForcingRatio) {
+  return decoder_->teacherForced(targetInput, encoded, teacherForcingRatio);
 }
 
 DecoderMemory Seq2SeqImpl::prepareDecoder(const EncoderOutput& encoded) { return decoder_->prepare(encoded); }

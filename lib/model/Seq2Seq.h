@@ -23,7 +23,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   // Teacher-forced pass over a batch: feeds target[:, :-1], predicts target[:, 1:].
   DecoderOutput forward(const Batch& batch, double teacherForcingRatio = 1.0);
   // The same over a given decoder input [B, T] (starting with <s>).
-  DecoderOutput decode(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
+  DecoderOutput teacherForced(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
 
   // Step-by-step decoding: prepare the memory once, start from initialDecoderState, then step.
   DecoderMemory prepareDecoder(const EncoderOutput& encoded);

@@ -71,7 +71,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // Teacher-forced pass over targetInput [B, T] (starts with <s>), all positions at once.
   // Feeding the model's own predictions (teacherForcingRatio < 1) is not supported.
   DecoderOutput forward(const torch::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio = 1.0);
-  DecoderOutput decode(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
+  DecoderOutput teacherForced(const at::Tensor& targetInput, const EncoderOutput& encoded, double teacherForcingRatio) override {
     return forward(targetInput, encoded, teacherForcingRatio);
   }
 

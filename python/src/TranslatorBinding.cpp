@@ -58,7 +58,7 @@ class PythonTranslator {
     checkLines(targets, "targets");
     const std::lock_guard<std::mutex> lock(mutex_);
     Translator translator(*model_, options);
-    return translator.align(sources, targets, "targets");
+    return translator.score(sources, targets, "targets");
   }
 
   const TranslationModel& model() const { return *model_; }
