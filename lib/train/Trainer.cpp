@@ -231,6 +231,65 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
   return {host[0].item<double>(), host[1].item<double>(), globalTokens, globalBatchTokens};
 }
 
+std::optional<TrainOutcome> Trainer::stopReason() {
+  if (options_.maxSteps > 0 && state_.step >= options_.maxSteps)
+    return TrainOutcome{StopReason::kMaxSteps, 0, fmt::format("reached `max-steps` {}", options_.maxSteps)};
+  if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
+    return TrainOutcome{StopReason::kMaxEpochs, 0, fmt::format("reached `max-epochs` {}", options_.maxEpochs)};
+  // time and signals are agreed on, so that every worker stops at the same step
+  const int signal = StopSignal::received();
+  const bool timeUp = options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0;
+  const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0});
+  if (votes[0] > 0)
+    return TrainOutcome{StopReason::kMaxTime, 0, fmt::format("reached `max-time` {} minutes", options_.maxMinutes)};
+  if (votes[1] > 0) {
+    const int stop = signal ? signal : SIGTERM;  // another worker's signal
+    return TrainOutcome{StopReason::kSignal, stop,
+                        fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(stop), state_.step,
+                                    directory_.last())};
+  }
+  return std::nullopt;
+}
+
+TrainOutcome Trainer::stopped(TrainOutcome outcome, bool trained) {
+  if (outcome.reason == StopReason::kSignal) {
+    if (lastSavedStep_ != state_.step || !files::exists(directory_.last())) saveLast();
+  } else if (trained && lastValidationStep_ != state_.step) {
+    validate(false);
+  } else if (lastSavedStep_ != state_.step) {
+    saveLast();
+  }
+  return outcome;
+}
+
+std::optional<TrainOutcome> Trainer::step(const std::vector<std::size_t>& rows) {
+  const Stopwatch stepTime;
+  const std::optional<Batch> batch = rows.empty() ? std::nullopt : std::optional<Batch>(makeBatch(train_, rows, device_));
+  const double lr = schedule_.rate(state_.step + 1);
+  for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+  const auto [lossValue, norm, tokens, batchTokens] = gradients(batch ? &*batch : nullptr);
+  const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
+  // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
+  const bool apply = scaler_.update(finite);
+  if (!finite && !scaler_.enabled()) {
+    return TrainOutcome{StopReason::kNonFiniteLoss, 0,
+                        fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step "
+                                    "{}) is kept in {}; try a lower `lr`",
+                                    state_.step + 1, std::isfinite(lossValue) ? "gradient norm" : "loss",
+                                    std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
+  }
+  if (apply) {
+    optimizer_->step();
+    state_.windowLoss += lossValue * static_cast<double>(tokens);
+    state_.windowTokens += tokens;
+  }
+  ++state_.step;
+  ++state_.batchInEpoch;
+  state_.windowBatchTokens += batchTokens;
+  state_.windowSeconds += stepTime.seconds();
+  return std::nullopt;
+}
+
 TrainOutcome Trainer::run() {
   if (peers_.writesFiles()) metrics_ = std::make_unique<MetricsLog>(directory_.metrics(), resumed_, state_.step);
   const LengthBucketBatcher batcher(
@@ -251,63 +310,16 @@ TrainOutcome Trainer::run() {
   const Stopwatch session;
   const double elapsedBefore = state_.elapsedSeconds;
   auto tick = [&] { state_.elapsedSeconds = elapsedBefore + session.seconds(); };
-  int64_t sessionSteps = 0;
+  bool trained = false;  // in this session
   model_->train();
-
-  auto finish = [&](StopReason reason, std::string why) {
-    if (sessionSteps > 0 && lastValidationStep_ != state_.step) validate(false);
-    else if (lastSavedStep_ != state_.step) saveLast();
-    return TrainOutcome{reason, 0, std::move(why)};
-  };
 
   while (true) {
     tick();
-    if (options_.maxSteps > 0 && state_.step >= options_.maxSteps)
-      return finish(StopReason::kMaxSteps, fmt::format("reached `max-steps` {}", options_.maxSteps));
-    if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
-      return finish(StopReason::kMaxEpochs, fmt::format("reached `max-epochs` {}", options_.maxEpochs));
-    // time and signals are agreed on, so that every worker stops at the same step
-    const int signal = StopSignal::received();
-    const bool timeUp = options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0;
-    const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0});
-    if (votes[0] > 0)
-      return finish(StopReason::kMaxTime, fmt::format("reached `max-time` {} minutes", options_.maxMinutes));
-    if (votes[1] > 0) {
-      const int stop = signal ? signal : SIGTERM;  // another worker's signal
-      if (lastSavedStep_ != state_.step || !files::exists(directory_.last())) saveLast();
-      return {StopReason::kSignal, stop,
-              fmt::format("stopped by {} at step {}; saved {}", StopSignal::name(stop), state_.step, directory_.last())};
-    }
-
-    const Stopwatch stepTime;
+    if (auto stop = stopReason()) return stopped(std::move(*stop), trained);
     // this worker's share of the global batch (keepShare)
     const auto& rows = plan[static_cast<std::size_t>(state_.batchInEpoch)];
-    const std::vector<std::size_t> mine(rows.begin(), rows.end());
-    const std::optional<Batch> batch =
-        mine.empty() ? std::nullopt : std::optional<Batch>(makeBatch(train_, mine, device_));
-    const double lr = schedule_.rate(state_.step + 1);
-    for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-    const auto [lossValue, norm, tokens, batchTokens] = gradients(batch ? &*batch : nullptr);
-    const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
-    // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
-    const bool apply = scaler_.update(finite);
-    if (!finite && !scaler_.enabled()) {
-      return {StopReason::kNonFiniteLoss, 0,
-              fmt::format("training stopped at step {}: the {} is not finite ({}); the last checkpoint (step {}) is "
-                          "kept in {}; try a lower `lr`",
-                          state_.step + 1, std::isfinite(lossValue) ? "gradient norm" : "loss",
-                          std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
-    }
-    if (apply) {
-      optimizer_->step();
-      state_.windowLoss += lossValue * static_cast<double>(tokens);
-      state_.windowTokens += tokens;
-    }
-    ++state_.step;
-    ++state_.batchInEpoch;
-    ++sessionSteps;
-    state_.windowBatchTokens += batchTokens;
-    state_.windowSeconds += stepTime.seconds();
+    if (auto failed = step({rows.begin(), rows.end()})) return *failed;
+    trained = true;
     tick();
     progress_.status(statusLine(state_.windowLoss / static_cast<double>(state_.windowTokens), plan.size()));
 

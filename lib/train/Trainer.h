@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,15 @@ class Trainer {
   // Forward and backward of this worker's share of a batch (none: an empty share), under autocast
   // for bf16/fp16, gradients unscaled, averaged over the workers and clipped.
   StepGradients gradients(const Batch* batch);
+  // Why training stops before the next step, if it does: max-steps, max-epochs, max-time or a
+  // signal, the last two agreed among the workers (a collective call: once a step on every worker).
+  std::optional<TrainOutcome> stopReason();
+  // One optimizer step over this worker's share of a batch (rows of the corpus); the outcome when
+  // its loss or gradient norm is not finite (and fp16's scaler cannot skip it).
+  std::optional<TrainOutcome> step(const std::vector<std::size_t>& rows);
+  // The checkpoints a stop leaves: a signal saves last.pt; a limit validates the steps since the
+  // last validation (or saves last.pt). `trained`: this session took a step.
+  TrainOutcome stopped(TrainOutcome outcome, bool trained);
   // Validates; `scheduled` ones feed the schedule and early stopping. Returns false to stop.
   bool validate(bool scheduled);
   void writeMetrics(const ValidationResult* validation);
