@@ -39,42 +39,62 @@ at::Tensor attentionOf(std::vector<float> rows, int64_t sourceLength) {
   return torch::from_blob(rows.data(), {steps, sourceLength}, torch::kFloat32).clone();
 }
 
-// Takes one step of one sentence's search from its C candidates, best first (`indices` over its K
-// beam slots: beam = index / V, token = index % V): endings are kept, up to K beams live on, and
-// none do once the search is over. stepAttention: row b is beam b's attention at this step
-// (null when not kept). Returns each live beam's parent among the previous beams.
-std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, const int64_t* indices, int64_t C,
-                                  int64_t V, int64_t K, int64_t t, double alpha, const float* stepAttention,
-                                  int64_t attentionWidth, const std::vector<int>* pieces) {
+// What one step gives all sentences alike.
+struct StepContext {
+  int64_t V;      // columns of a row's log-probabilities (the slice's, with a shortlist)
+  int64_t K;      // beam size
+  int64_t t;      // the step, from 0
+  double alpha;   // length penalty
+  const std::vector<int>* pieces;  // with a shortlist: column n is piece (*pieces)[n]; null: column n is piece n
+};
+
+// One sentence's view of a step: its C candidates, best first (`indices` over its K beam slots:
+// beam = index / V, column = index % V), and its beams' attention rows (null when not kept).
+struct SentenceStep {
+  const double* scores;
+  const int64_t* indices;
+  int64_t C;
+  const float* attention;  // row b: beam b's attention at this step
+  int64_t attentionWidth;
+};
+
+// A hypothesis that ends at this step: its pieces, score, attention (with this step's row) and rank.
+Finished ending(const SentenceSearch& search, std::vector<int> ids, int64_t beam, double score, bool eos,
+                const float* row, double alpha) {
+  const std::size_t length = ids.size() + (eos ? 1 : 0);
+  Hypothesis h;
+  h.ids = std::move(ids);
+  h.score = score;
+  h.finished = eos;
+  if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
+  return {std::move(h), normalizedScore(score, length, alpha)};
+}
+
+// Takes one step of one sentence's search from its candidates: endings are kept, up to K beams
+// live on, and none do once the search is over. Returns each live beam's parent among the previous beams.
+std::vector<int64_t> extendSearch(SentenceSearch& search, const SentenceStep& step, const StepContext& context) {
+  const int64_t K = context.K, V = context.V;
   std::vector<std::vector<int>> nextHistories;
   std::vector<std::vector<float>> nextAttention;
   std::vector<double> nextScores;
   std::vector<int64_t> parents;
-  const bool lastStep = t + 1 == search.limit;
-  for (int64_t c = 0; c < C && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
-    const double score = scores[c];
+  const bool lastStep = context.t + 1 == search.limit;
+  for (int64_t c = 0; c < step.C && static_cast<int64_t>(nextHistories.size()) < K; ++c) {
+    const double score = step.scores[c];
     if (!std::isfinite(score)) break;
-    const int64_t beam = indices[c] / V, token = pieces ? (*pieces)[indices[c] % V] : indices[c] % V;
-    auto history = search.histories[beam];
-    const float* row = stepAttention ? stepAttention + beam * attentionWidth : nullptr;
+    const int64_t beam = step.indices[c] / V;
+    const int64_t token = context.pieces ? (*context.pieces)[step.indices[c] % V] : step.indices[c] % V;
+    const std::vector<int>& parent = search.histories[beam];
+    const float* row = step.attention ? step.attention + beam * step.attentionWidth : nullptr;
     if (token == SpecialIds::kEos) {
       if (c >= K) continue;  // an ending counts only among the K best candidates (as fairseq)
-      Hypothesis h;
-      h.ids = history;
-      h.score = score;
-      h.finished = true;
-      if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
-      search.finished.push_back({std::move(h), normalizedScore(score, history.size() + 1, alpha)});
+      search.finished.push_back(ending(search, parent, beam, score, true, row, context.alpha));
       continue;
     }
+    auto history = parent;
     history.push_back(static_cast<int>(token));
     if (lastStep) {  // cut at the limit: ends here unfinished
-      const double rank = normalizedScore(score, history.size(), alpha);
-      Hypothesis h;
-      h.ids = std::move(history);
-      h.score = score;
-      if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
-      search.finished.push_back({std::move(h), rank});
+      search.finished.push_back(ending(search, std::move(history), beam, score, false, row, context.alpha));
       continue;
     }
     nextHistories.push_back(std::move(history));
@@ -88,7 +108,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const double* scores, 
     std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
                      [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
     const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
-    if (normalizedScore(bestLive, static_cast<std::size_t>(t) + 2, alpha) <= search.finished[K - 1].rank) {
+    if (normalizedScore(bestLive, static_cast<std::size_t>(context.t) + 2, context.alpha) <= search.finished[K - 1].rank) {
       nextHistories.clear();
       nextScores.clear();
       nextAttention.clear();
@@ -142,6 +162,71 @@ std::vector<int64_t> rowsHolding(const std::vector<int64_t>& oldSentences, const
   return rows;
 }
 
+// The live rows at a step, sentence by sentence: each live sentence's beams go into K slots of its own.
+struct StepRows {
+  std::vector<int64_t> last;    // each row's last piece (<s> at first)
+  std::vector<int64_t> slot;    // each row's slot: its sentence's place among the active ones * K + its beam
+  std::vector<double> scores;   // each row's beam score
+  std::vector<int64_t> active;  // sentences with live beams, in row order
+};
+
+StepRows stepRows(const std::vector<SentenceSearch>& searches, const std::vector<int64_t>& rowSentence, int64_t K) {
+  StepRows rows;
+  for (std::size_t i = 0; i < rowSentence.size();) {
+    const int64_t s = rowSentence[i];
+    const auto& search = searches[static_cast<std::size_t>(s)];
+    for (std::size_t b = 0; b < search.histories.size(); ++b, ++i) {
+      rows.last.push_back(search.histories[b].empty() ? SpecialIds::kBos : search.histories[b].back());
+      rows.slot.push_back(static_cast<int64_t>(rows.active.size()) * K + static_cast<int64_t>(b));
+      rows.scores.push_back(search.scores[b]);
+    }
+    rows.active.push_back(s);
+  }
+  return rows;
+}
+
+// Each active sentence's 2K best candidates over its beams, on the CPU: scores [A, C] float64 and
+// indices over its K beam slots (beam * V + column) [A, C] int64.
+std::pair<at::Tensor, at::Tensor> bestCandidates(const at::Tensor& logProbs, const StepRows& rows, int64_t K) {
+  const auto device = logProbs.device();
+  const int64_t V = logProbs.size(1);
+  const auto A = static_cast<int64_t>(rows.active.size());
+  // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are
+  // taken from the float32 row (adding the beam's score keeps a row's order: the float64 sums are
+  // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
+  const int64_t perRow = std::min<int64_t>(2 * K, V);
+  const auto [rowBest, rowTokens] = rowTopK(logProbs, perRow);
+  const auto slotOfRow = torch::tensor(rows.slot, torch::kInt64).to(device);
+  const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rows.scores, torch::kFloat64).to(device).unsqueeze(1);
+  const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token
+  auto slots = total;  // already in slot order when every active sentence has K beams
+  auto slotIndices = inSlot;
+  if (logProbs.size(0) != A * K) {
+    slots = torch::full({A * K, perRow}, -std::numeric_limits<double>::infinity(),
+                        torch::TensorOptions().dtype(torch::kFloat64).device(device))
+                .index_copy_(0, slotOfRow, total);
+    slotIndices = torch::zeros({A * K, perRow}, torch::TensorOptions().dtype(torch::kInt64).device(device))
+                      .index_copy_(0, slotOfRow, inSlot);
+  }
+  const auto [topScores, topPlaces] = slots.view({A, K * perRow}).topk(std::min<int64_t>(2 * K, K * V), 1);
+  const auto topIndices = slotIndices.view({A, K * perRow}).gather(1, topPlaces);
+  return {topScores.cpu().contiguous(), topIndices.cpu().contiguous()};  // rows read through raw pointers
+}
+
+// Each sentence's best `nbest` endings, best first (by rank; equal ranks in the order they ended).
+std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& searches, int64_t nbest) {
+  std::vector<std::vector<Hypothesis>> out(searches.size());
+  for (std::size_t r = 0; r < searches.size(); ++r) {
+    auto& finished = searches[r].finished;
+    std::stable_sort(finished.begin(), finished.end(), [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+    for (auto& f : finished) {
+      if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, nbest)) break;
+      out[r].push_back(std::move(f.hypothesis));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 double normalizedScore(double score, std::size_t length, double alpha) {
@@ -156,7 +241,6 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   const int64_t K = std::max<int64_t>(1, options.beamSize);
   const int64_t B = batch.source.size(0);
   const auto device = batch.source.device();
-  const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
   const auto fullMemory = model->prepareDecoder(encoded);
 
@@ -177,68 +261,35 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   DecoderMemory memory = sharedMemory ? fullMemory : DecoderMemory();
 
   for (int64_t t = 0; !rowSentence.empty(); ++t) {
-    const auto n = static_cast<int64_t>(rowSentence.size());
     if (!sharedMemory && rowSentence != memoryRows) {  // the layout changes when beams are born or searches end
       memory = memoryRows.empty() ? fullMemory.select(torch::tensor(rowSentence, torch::kInt64).to(device))
                                   : memory.reordered(rowsHolding(memoryRows, rowSentence));
       memoryRows = rowSentence;
     }
-    // each live sentence's beams go into K slots of its own; empty slots score -inf
-    std::vector<int64_t> last, slot;
-    std::vector<double> rowScores;
-    std::vector<int64_t> active;  // sentences with live beams, in row order
-    for (int64_t i = 0; i < n;) {
-      const int64_t s = rowSentence[i];
-      const auto& search = searches[s];
-      for (std::size_t b = 0; b < search.histories.size(); ++b, ++i) {
-        last.push_back(search.histories[b].empty() ? SpecialIds::kBos : search.histories[b].back());
-        slot.push_back(static_cast<int64_t>(active.size()) * K + static_cast<int64_t>(b));
-        rowScores.push_back(search.scores[b]);
-      }
-      active.push_back(s);
-    }
+    const StepRows rows = stepRows(searches, rowSentence, K);  // empty slots score -inf
     const auto sentenceOfRow = torch::tensor(rowSentence, torch::kInt64);
-    auto step = model->decodeStep(torch::tensor(last, torch::kInt64).to(device), state, memory, slice,
+    auto step = model->decodeStep(torch::tensor(rows.last, torch::kInt64).to(device), state, memory, slice,
                                   sharedMemory ? sentenceOfRow : torch::Tensor());
     leaveOutUnproducible(step.logits,
                          shortlist ? shortlist->ownPieces.index_select(0, sentenceOfRow.to(device)) : torch::Tensor());
     const auto logProbs = step.logProbs();
-    const int64_t V = logProbs.size(1);
-    const auto A = static_cast<int64_t>(active.size());
-    // A sentence's 2K best candidates over its K beams are among each beam's own 2K best: those are
-    // taken from the float32 row (adding the beam's score keeps a row's order: the float64 sums are
-    // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
-    const int64_t perRow = std::min<int64_t>(2 * K, V);
-    const auto [rowBest, rowTokens] = rowTopK(logProbs, perRow);
-    const auto slotOfRow = torch::tensor(slot, torch::kInt64).to(device);
-    const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rowScores, torch::kFloat64).to(device).unsqueeze(1);
-    const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token
-    auto slots = total;  // already in slot order when every active sentence has K beams
-    auto slotIndices = inSlot;
-    if (n != A * K) {
-      slots = torch::full({A * K, perRow}, -std::numeric_limits<double>::infinity(),
-                          torch::TensorOptions().dtype(torch::kFloat64).device(device))
-                  .index_copy_(0, slotOfRow, total);
-      slotIndices = torch::zeros({A * K, perRow}, longOptions).index_copy_(0, slotOfRow, inSlot);
-    }
-    const auto [topScores, topPlaces] = slots.view({A, K * perRow}).topk(std::min<int64_t>(2 * K, K * V), 1);
-    const auto topIndices = slotIndices.view({A, K * perRow}).gather(1, topPlaces);
-    const auto candidateScores = topScores.cpu().contiguous();  // rows read through raw pointers below
-    const auto candidateIndices = topIndices.cpu().contiguous();
+    const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();
+    const StepContext context{logProbs.size(1), K, t, options.lengthPenalty, slice ? &slice->ids : nullptr};
     const int64_t C = candidateScores.size(1);
+    const auto A = static_cast<int64_t>(rows.active.size());
     std::vector<int64_t> firstRows(A);  // each active sentence's first row in this step
     std::vector<std::vector<int64_t>> survivors(A);
     std::vector<bool> goesOn(A);
     for (int64_t a = 0, firstRow = 0; a < A; ++a) {
-      auto& search = searches[active[a]];
+      auto& search = searches[rows.active[a]];
       const auto beams = static_cast<int64_t>(search.histories.size());
       firstRows[a] = firstRow;
-      survivors[a] = extendSearch(
-          search, candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C, V, K, t,
-          options.lengthPenalty, weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
-          weights.defined() ? weights.size(1) : 0, slice ? &slice->ids : nullptr);
+      const SentenceStep mine{candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C,
+                              weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
+                              weights.defined() ? weights.size(1) : 0};
+      survivors[a] = extendSearch(search, mine, context);
       keepLinesInPlace(search, survivors[a], static_cast<std::size_t>(beams));
       goesOn[a] = !search.histories.empty();
       firstRow += beams;
@@ -246,22 +297,13 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     std::vector<int64_t> nextRowSentence, parents;
     for (const std::size_t a : holesFilledFromTheEnd(goesOn)) {
       for (int64_t beam : survivors[a]) parents.push_back(firstRows[a] + beam);
-      nextRowSentence.insert(nextRowSentence.end(), survivors[a].size(), active[a]);
+      nextRowSentence.insert(nextRowSentence.end(), survivors[a].size(), rows.active[a]);
     }
     rowSentence = std::move(nextRowSentence);
     if (!rowSentence.empty()) state = step.state.reordered(parents);
   }
 
-  std::vector<std::vector<Hypothesis>> out(B);
-  for (int64_t r = 0; r < B; ++r) {
-    auto& finished = searches[r].finished;
-    std::stable_sort(finished.begin(), finished.end(), [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
-    for (auto& f : finished) {
-      if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, options.nbest)) break;
-      out[r].push_back(std::move(f.hypothesis));
-    }
-  }
-  return out;
+  return bestEndings(searches, options.nbest);
 }
 
 }  // namespace nmt
