@@ -182,6 +182,82 @@ void checkModelDirectory(const TrainingRequest& request) {
   if (request.modelDir.empty()) throw OptionError("`model-dir` is required");
 }
 
+namespace {
+
+// A run's model directory made ready to train in: held by this run alone (its workers aside: another
+// nmt-train on the folder stops at once), new or resumed as asked, every training line checked (and
+// what BPE trains on sampled) before anything is written, then, by the worker that writes files, the
+// BPE models and the prepared training corpus.
+class RunPreparation {
+ public:
+  RunPreparation(const TrainingRequest& request, TrainingPeers& group)
+      : request_(request), group_(group), dir_(request.modelDir) {}
+
+  // The validation corpus, once the directory is ready (the other workers wait at group.barrier()).
+  ParallelCorpus prepare(const Runtime& runtime, unsigned threads, Progress& progress) {
+    if (files::isDirectory(dir_.root())) takeLock();
+    checkRunState();
+    const TrainingData& data = request_.data;
+    const CorpusFiles trainFiles = corpusFiles("train", data.trainSource, data.trainTarget, data.trainTsv);
+    auto valid = ParallelCorpus::read(corpusFiles("valid", data.validSource, data.validTarget, data.validTsv));
+    std::optional<CorpusSample> bpeSample;
+    if (group_.writesFiles() && !dir_.hasBpeModels())
+      bpeSample = sampleCorpus(trainFiles, request_.bpe.sentenceLimit, request_.seed);
+    if (bpeSample) requirePairs(trainFiles, bpeSample->counts);
+    files::createDirectories(dir_.root());  // only once the data has passed its checks
+    takeLock();
+    checkRunState();  // again: a run that held the lock until now may have left a checkpoint
+    progress.message(fmt::format("device: {}, precision {}; {}", runtime.device.str(), precisionName(runtime.precision),
+                                 runtime.threadInfo));
+    progress.message(runtime.kernelLine);
+    if (!runtime.kernelHint.empty()) progress.message(runtime.kernelHint);
+    if (group_.writesFiles()) {
+      prepareBpe(dir_, request_.bpe, bpeSample ? &*bpeSample : nullptr, threads, progress);
+      bpeSample.reset();
+      prepareTrainingCorpus(dir_, trainFiles, data.maxLength, threads, progress);
+    }
+    return valid;
+  }
+
+ private:
+  void checkRunState() const {
+    if (request_.resume && !dir_.hasCheckpoint())
+      throw InputError("nothing to resume: " + dir_.last() + " does not exist");
+    if (!request_.resume && dir_.hasCheckpoint())
+      throw OptionError(dir_.root() + " already holds a training run (" + dir_.last() +
+                        "); continue it with `resume` or choose another `model-dir`");
+  }
+  void takeLock() {
+    if (group_.writesFiles() && !lock_) lock_.emplace(dir_.root(), "nmt-train", "choose another --model-dir");
+  }
+
+  const TrainingRequest& request_;
+  TrainingPeers& group_;
+  const ModelDirectory dir_;
+  std::optional<DirectoryLock> lock_;
+};
+
+// config.ini: the run's effective options, then the machine (speeds in metrics.csv depend on it).
+void writeRunConfig(const TrainingRequest& request, const ModelDirectory& dir, const Runtime& runtime,
+                    const TrainingPeers& group) {
+  writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
+                                            runtime.kernelLine + "; device " + runtime.device.str() +
+                                            (group.size() > 1 ? fmt::format("; {} workers", group.size()) : "") + "\n");
+}
+
+// The outcome with the run's figures: steps, the best validation and where its weights are.
+TrainOutcome withResults(TrainOutcome outcome, const TrainingState& state, const ModelDirectory& dir) {
+  outcome.steps = state.step;
+  outcome.bestBleu = state.bestBleu;
+  outcome.bestStep = state.bestStep;
+  if (state.bestStep > 0)
+    outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,
+                                   dir.best());
+  return outcome;
+}
+
+}  // namespace
+
 TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime, Progress& progress,
                          TrainingPeers* peers) {
   SoloTraining solo;
@@ -193,41 +269,8 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   const unsigned threads = request.runtime.threads > 0 ? static_cast<unsigned>(request.runtime.threads) : 2u;
 
   const ModelDirectory dir(request.modelDir);
-  const auto checkRunState = [&] {
-    if (request.resume && !dir.hasCheckpoint())
-      throw InputError("nothing to resume: " + dir.last() + " does not exist");
-    if (!request.resume && dir.hasCheckpoint())
-      throw OptionError(dir.root() + " already holds a training run (" + dir.last() +
-                        "); continue it with `resume` or choose another `model-dir`");
-  };
-  // one writer at a time (its workers aside): another nmt-train on this folder stops at once
-  std::optional<DirectoryLock> lock;
-  const auto takeLock = [&] {
-    if (group.writesFiles() && !lock) lock.emplace(dir.root(), "nmt-train", "choose another --model-dir");
-  };
-  if (files::isDirectory(dir.root())) takeLock();
-  checkRunState();
-  const CorpusFiles trainFiles =
-      corpusFiles("train", request.data.trainSource, request.data.trainTarget, request.data.trainTsv);
-  const auto valid = ParallelCorpus::read(
-      corpusFiles("valid", request.data.validSource, request.data.validTarget, request.data.validTsv));
-  // a new run checks every training line (and samples what BPE trains on) before it writes anything
-  std::optional<CorpusSample> bpeSample;
-  if (group.writesFiles() && !dir.hasBpeModels())
-    bpeSample = sampleCorpus(trainFiles, request.bpe.sentenceLimit, request.seed);
-  if (bpeSample) requirePairs(trainFiles, bpeSample->counts);
-  files::createDirectories(dir.root());  // only once the data has passed its checks
-  takeLock();
-  checkRunState();  // again: a run that held the lock until now may have left a checkpoint
-  progress.message(fmt::format("device: {}, precision {}; {}", device.str(), precisionName(runtime.precision),
-                               runtime.threadInfo));
-  progress.message(runtime.kernelLine);
-  if (!runtime.kernelHint.empty()) progress.message(runtime.kernelHint);
-  if (group.writesFiles()) {
-    prepareBpe(dir, request.bpe, bpeSample ? &*bpeSample : nullptr, threads, progress);
-    bpeSample.reset();
-    prepareTrainingCorpus(dir, trainFiles, request.data.maxLength, threads, progress);
-  }
+  RunPreparation preparation(request, group);
+  const auto valid = preparation.prepare(runtime, threads, progress);
   group.barrier();  // the others read the BPE models and the prepared corpus rank 0 has written
   const BpeModel sourceBpe(dir.sourceBpeModel()), targetBpe(dir.targetBpeModel());
 
@@ -250,11 +293,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   if (request.resume) openCheckpoint(checkpoint, dir);
   Seq2Seq model = buildModel(effective, dir, device, request.resume ? &checkpoint : nullptr);
   group.broadcastParameters(model->parameters());  // the same weights on every worker from the start
-  // the machine goes with the options: speeds in metrics.csv depend on it
-  if (group.writesFiles())
-    writeTextFileAtomically(dir.config(), request.effectiveConfig + "# trained on: " + cpuModelName() + "; " +
-                                              runtime.kernelLine + "; device " + device.str() +
-                                              (group.size() > 1 ? fmt::format("; {} workers", group.size()) : "") + "\n");
+  if (group.writesFiles()) writeRunConfig(request, dir, runtime, group);
   progress.message(fmt::format("model: {} encoder, {} decoder, {} parameters", effective.model.encoder,
                                effective.model.decoder, model->parameterCount()));
 
@@ -275,14 +314,7 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
     progress.message(makeShortlist(dir, train, request.seed, validPairs.pairs,
                                    effective.model.sourceVocab, effective.model.targetVocab, ShortlistOptions{}));
   if (const int64_t peak = peakGpuMemoryMiB(device); peak >= 0) progress.message(fmt::format("peak GPU memory: {} MiB", peak));
-  const auto& state = trainer.state();
-  outcome.steps = state.step;
-  outcome.bestBleu = state.bestBleu;
-  outcome.bestStep = state.bestStep;
-  if (state.bestStep > 0)
-    outcome.message += fmt::format("; best validation BLEU {:.2f} at step {} in {}", state.bestBleu, state.bestStep,
-                                   dir.best());
-  return outcome;
+  return withResults(std::move(outcome), trainer.state(), dir);
 }
 
 }  // namespace nmt
