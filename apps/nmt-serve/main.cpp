@@ -72,97 +72,123 @@ class StopOnSignal {
   std::thread thread_;
 };
 
+// What an nmt-serve invocation asks for.
+struct ServeSettings {
+  std::vector<std::string> modelSpecs;
+  std::string host = "127.0.0.1";
+  int port = 8080, batchWaitMs = 5, decoders = 0;
+  std::size_t connections = 1024;
+  int readTimeout = 2;
+  RuntimeOptions runtime;
+  RequestLimits limits;
+  BatchingTranslatorOptions batching;
+  app::ModelOptions model;
+};
+
+void declareServeOptions(OptionTable& table, ServeSettings& s) {
+  table.addRequired("model,m", s.modelSpecs,
+                    "a model directory written by nmt-train, as DIR or NAME=DIR; repeat to serve several "
+                    "(the first is the default)");
+  table.add("host", s.host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface)");
+  table.add("port", s.port, "TCP port (0: any free port, printed at start)");
+  declareRuntimeOptions(table, s.runtime);
+  table.add("decoders", s.decoders,
+            "threads stepping running batches of greedy requests, per model, beside one that encodes; "
+            "--threads are shared among them "
+            "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
+  table.add("batch-wait-ms", s.batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
+  table.add("max-batch-sentences", s.batching.maxBatchSentences, "sentences decoded together at most (1 to 1024)");
+  table.add("max-request-bytes", s.limits.maxRequestBytes, "largest request body accepted (413 above)");
+  table.add("max-sentences", s.limits.maxSentences, "most sentences in one request (413 above)");
+  table.add("max-beam", s.limits.maxBeam, "largest beam a request may ask for (400 above; 1 to 100)");
+  app::declareLengthOptions(table, s.batching.decoding);
+  app::declareModelOptions(table, s.model);
+  table.add("connections", s.connections,
+            "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
+  table.add("read-timeout", s.readTimeout,
+            "seconds a client may send nothing while its request is read before it is closed");
+}
+
+void checkServeOptions(ServeSettings& s) {
+  if (s.port < 0 || s.port > 65535) throw po::error("--port must be between 0 and 65535");
+  if (s.batchWaitMs < 0) throw po::error("--batch-wait-ms must be 0 or more");
+  if (s.batching.maxBatchSentences < 1 || s.batching.maxBatchSentences > kMaxBatchRows)
+    throw po::error(fmt::format("--max-batch-sentences must be between 1 and {}", kMaxBatchRows));
+  if (s.limits.maxSentences < 1) throw po::error("--max-sentences must be at least 1");
+  if (s.limits.maxBeam < 1 || s.limits.maxBeam > kMaxBeam)
+    throw po::error(fmt::format("--max-beam must be between 1 and {}", kMaxBeam));
+  app::checkBeamOptions(s.batching.decoding);
+  if (s.connections < 1) throw po::error("--connections must be at least 1");
+  if (s.readTimeout < 1) throw po::error("--read-timeout must be at least 1");
+  if (s.decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");
+  s.batching.batchWait = std::chrono::milliseconds(s.batchWaitMs);
+}
+
+struct LoadedModel {
+  std::string name, dir;
+  TranslationModel model;
+};
+
+// Each --model loaded, under distinct names.
+std::vector<LoadedModel> loadModels(const ServeSettings& s, const Runtime& runtime) {
+  std::vector<LoadedModel> loaded;
+  for (const auto& spec : s.modelSpecs) {
+    auto [name, dir] = modelSpec(spec);
+    for (const auto& m : loaded)
+      if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
+    loaded.push_back({name, dir, app::loadModelFor(s.model, dir, runtime)});
+  }
+  return loaded;
+}
+
+// The decoder threads per model (settings.decoders, or one per CPU thread but one on a CPU), and
+// OpenBLAS's threads shared among them: "threads ..., 1 reader and N decoder threads".
+std::string configureDecoding(ServeSettings& s, const Runtime& runtime, const std::vector<LoadedModel>& loaded,
+                              int cpuThreads) {
+  const bool anyRunningBatch = std::any_of(loaded.begin(), loaded.end(), [](const LoadedModel& m) {
+    return BatchingTranslator::runsRunningBatches(m.model);  // greedy requests go to decoder threads
+  });
+  // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
+  s.batching.decoders =
+      static_cast<std::size_t>(s.decoders > 0 ? s.decoders : runtime.device.is_cuda() ? 1 : std::max(1, cpuThreads - 1));
+  const int decodingThreads = anyRunningBatch ? static_cast<int>(s.batching.decoders) + 1 : 1;
+  return configureThreads(std::max(1, cpuThreads / decodingThreads)) +
+         (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", s.batching.decoders,
+                                        s.batching.decoders == 1 ? "" : "s")
+                          : std::string());
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
   app::runMain("nmt-serve", [&] {
     app::setVersionDetails(runtimeDescription());
-    std::vector<std::string> modelSpecs;
-    std::string host = "127.0.0.1";
-    int port = 8080, batchWaitMs = 5, decoders = 0;
-    std::size_t connections = 1024;
-    int readTimeout = 2;
-    RuntimeOptions runtimeOptions;
-    RequestLimits limits;
-    BatchingTranslatorOptions batching;
+    ServeSettings settings;
     OptionTable table("Options");
-    table.addRequired("model,m", modelSpecs,
-                      "a model directory written by nmt-train, as DIR or NAME=DIR; repeat to serve several "
-                      "(the first is the default)");
-    table.add("host", host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface)");
-    table.add("port", port, "TCP port (0: any free port, printed at start)");
-    declareRuntimeOptions(table, runtimeOptions);
-    table.add("decoders", decoders,
-              "threads stepping running batches of greedy requests, per model, beside one that encodes; "
-              "--threads are shared among them "
-              "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
-    table.add("batch-wait-ms", batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
-    table.add("max-batch-sentences", batching.maxBatchSentences, "sentences decoded together at most (1 to 1024)");
-    table.add("max-request-bytes", limits.maxRequestBytes, "largest request body accepted (413 above)");
-    table.add("max-sentences", limits.maxSentences, "most sentences in one request (413 above)");
-    table.add("max-beam", limits.maxBeam, "largest beam a request may ask for (400 above; 1 to 100)");
-    app::declareLengthOptions(table, batching.decoding);
-    app::ModelOptions modelOptions;
-    app::declareModelOptions(table, modelOptions);
-    table.add("connections", connections,
-              "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
-    table.add("read-timeout", readTimeout,
-              "seconds a client may send nothing while its request is read before it is closed");
+    declareServeOptions(table, settings);
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-serve", "nmt-serve --model DIR [--model NAME=DIR ...] [--host H] [--port P] [options]",
                                argc, argv, table.description(), {}, vm))
       return 0;
-    if (port < 0 || port > 65535) throw po::error("--port must be between 0 and 65535");
-    if (batchWaitMs < 0) throw po::error("--batch-wait-ms must be 0 or more");
-    if (batching.maxBatchSentences < 1 || batching.maxBatchSentences > kMaxBatchRows)
-      throw po::error(fmt::format("--max-batch-sentences must be between 1 and {}", kMaxBatchRows));
-    if (limits.maxSentences < 1) throw po::error("--max-sentences must be at least 1");
-    if (limits.maxBeam < 1 || limits.maxBeam > kMaxBeam)
-      throw po::error(fmt::format("--max-beam must be between 1 and {}", kMaxBeam));
-    app::checkBeamOptions(batching.decoding);
-    if (connections < 1) throw po::error("--connections must be at least 1");
-    if (readTimeout < 1) throw po::error("--read-timeout must be at least 1");
-    if (decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");
-    batching.batchWait = std::chrono::milliseconds(batchWaitMs);
-
-    const int cpuThreads = runtimeOptions.threads > 0 ? runtimeOptions.threads : matrixThreads();
-    const Runtime runtime = app::startProgram(runtimeOptions);
-    struct LoadedModel {
-      std::string name, dir;
-      TranslationModel model;
-    };
-    std::vector<LoadedModel> loaded;
-    bool anyRunningBatch = false;  // a model whose decoder takes newcomers: greedy requests go to decoder threads
-    for (const auto& spec : modelSpecs) {
-      auto [name, dir] = modelSpec(spec);
-      for (const auto& m : loaded)
-        if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
-      loaded.push_back({name, dir, app::loadModelFor(modelOptions, dir, runtime)});
-      anyRunningBatch = anyRunningBatch || BatchingTranslator::runsRunningBatches(loaded.back().model);
-    }
-    // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
-    batching.decoders =
-        static_cast<std::size_t>(decoders > 0 ? decoders : runtime.device.is_cuda() ? 1 : std::max(1, cpuThreads - 1));
-    const int decodingThreads = anyRunningBatch ? static_cast<int>(batching.decoders) + 1 : 1;
-    const std::string threadInfo =
-        configureThreads(std::max(1, cpuThreads / decodingThreads)) +
-        (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", batching.decoders,
-                                       batching.decoders == 1 ? "" : "s")
-                         : std::string());
+    checkServeOptions(settings);
+    const int cpuThreads = settings.runtime.threads > 0 ? settings.runtime.threads : matrixThreads();
+    const Runtime runtime = app::startProgram(settings.runtime);
+    auto loaded = loadModels(settings, runtime);
+    const std::string threadInfo = configureDecoding(settings, runtime, loaded, cpuThreads);
 
     std::vector<ServedModel> models;
     for (auto& m : loaded) {
-      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), batching)});
+      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), settings.batching)});
     }
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 
-    TranslationServer server(std::move(models), limits, connections, readTimeout);
-    const int bound = server.bind(host, port);
+    TranslationServer server(std::move(models), settings.limits, settings.connections, settings.readTimeout);
+    const int bound = server.bind(settings.host, settings.port);
     fmt::print(stderr, "nmt-serve: device {}, precision {}; {}\nnmt-serve: {}; translation's fp32 products: {}\n",
                runtime.device.str(), precisionName(runtime.precision), threadInfo, runtime.kernelLine,
                describeFloatProducts());
-    fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops)\n", names, host, bound);
+    fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops)\n", names, settings.host, bound);
     {
       const StopOnSignal stopper(server);
       server.listen();
