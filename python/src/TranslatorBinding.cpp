@@ -61,6 +61,16 @@ class PythonTranslator {
     return translator.score(sources, targets, "targets");
   }
 
+  // The input file's lines translated into `output` (its best hypotheses, a line each), written
+  // under a temporary name and renamed, as nmt-translate --output writes; the number of lines.
+  std::size_t translateFile(const std::string& input, const std::string& output, const TranslatorOptions& options) {
+    const auto translations = translate(readLines(input), options);
+    OutputFile file(output);
+    for (const auto& t : translations) file.stream() << (t.empty() ? "" : t.best().text) << '\n';
+    file.commit();
+    return translations.size();
+  }
+
   const TranslationModel& model() const { return *model_; }
   const Runtime& runtime() const { return runtime_; }
 
@@ -133,9 +143,7 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio, doc);
 }
 
-}  // namespace
-
-void bindTranslator(py::module_& m) {
+void bindHypothesis(py::module_& m) {
   py::class_<TranslatedHypothesis>(m, "Hypothesis", "One hypothesis of a translation.")
       .def_readonly("text", &TranslatedHypothesis::text)
       .def_readonly("pieces", &TranslatedHypothesis::pieces, "target pieces, '</s>' last when it was produced")
@@ -144,7 +152,9 @@ void bindTranslator(py::module_& m) {
       .def("__repr__", [](const TranslatedHypothesis& h) {
         return "Hypothesis(" + py::repr(py::str(h.text)).cast<std::string>() + ", score=" + std::to_string(h.score) + ")";
       });
+}
 
+void bindTranslation(py::module_& m) {
   py::class_<Translation>(m, "Translation",
                           "One sentence's translation: its best hypothesis, the n-best list and the attention.")
       .def_property_readonly("text", [](const Translation& t) { return t.empty() ? std::string() : t.best().text; })
@@ -165,7 +175,9 @@ void bindTranslator(py::module_& m) {
         return "Translation(" + py::repr(py::str(text)).cast<std::string>() +
                ", score=" + std::to_string(t.empty() ? 0.0 : t.best().score) + ")";
       });
+}
 
+void bindTranslatorClass(py::module_& m) {
   const DecodingOptions decoding;
   const TranslatorOptions batching;
   static const std::string translateDoc =
@@ -197,11 +209,7 @@ void bindTranslator(py::module_& m) {
              double lengthPenalty, std::size_t batchSize, double maxRatio) {
             const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio);
             py::gil_scoped_release release;
-            const auto translations = self.translate(readLines(input), options);
-            OutputFile file(output);
-            for (const auto& t : translations) file.stream() << (t.empty() ? "" : t.best().text) << '\n';
-            file.commit();
-            return translations.size();
+            return self.translateFile(input, output, options);
           },
           py::arg("input"), py::arg("output"), py::arg("beam") = decoding.beamSize,
           py::arg("length_penalty") = decoding.lengthPenalty, py::arg("batch_size") = batching.batchSize,
@@ -228,6 +236,14 @@ void bindTranslator(py::module_& m) {
       .def_property_readonly("int8", [](const PythonTranslator& t) { return t.model().int8; })
       .def_property_readonly("runtime", [](const PythonTranslator& t) { return t.runtime().describe(); },
                              "the device, precision, threads and matrix kernels, as nmt-translate -v says");
+}
+
+}  // namespace
+
+void bindTranslator(py::module_& m) {
+  bindHypothesis(m);
+  bindTranslation(m);
+  bindTranslatorClass(m);
 }
 
 }  // namespace nmt::python
