@@ -62,7 +62,7 @@ class Translator:
         model_dir: str,
         device: str = "cpu",
         threads: Optional[int] = None,
-        shortlist: str = "auto",
+        shortlist: Union[str, bool] = "auto",
         int8: Union[str, bool] = "auto",
         weights: str = "best.pt",
         precision: str = "fp32",

@@ -1,11 +1,14 @@
 #include "Bindings.h"
+#include "Errors.h"
 
 #include "attention/Heatmap.h"
 #include "attention/HeatmapOf.h"
+#include "decode/OptionHelp.h"
 #include "decode/Translator.h"
 #include "util/InputError.h"
 #include "util/OutputFile.h"
 #include "util/Runtime.h"
+#include "util/RuntimeOptionTable.h"
 #include "util/TextLineReader.h"
 
 #include <pybind11/numpy.h>
@@ -27,7 +30,8 @@ namespace {
 class PythonTranslator {
  public:
   PythonTranslator(const std::string& directory, const std::string& device, std::optional<int> threads,
-                   const std::string& shortlist, const std::variant<bool, std::string>& int8, const std::string& weights,
+                   const std::variant<bool, std::string>& shortlist, const std::variant<bool, std::string>& int8,
+                   const std::string& weights,
                    const std::string& precision) {
     RuntimeOptions options;
     options.device = device;
@@ -35,10 +39,8 @@ class PythonTranslator {
     options.precision = precision;
     runtime_ = startRuntime(options);
     ModelLoadOptions load;
-    load.shortlist = parseFeatureUse("shortlist", shortlist);
-    // True and False read as on and off
-    load.int8 = std::holds_alternative<bool>(int8) ? (std::get<bool>(int8) ? FeatureUse::kOn : FeatureUse::kOff)
-                                                   : parseFeatureUse("int8", std::get<std::string>(int8));
+    load.shortlist = featureUse("shortlist", shortlist);
+    load.int8 = featureUse("int8", int8);
     load.weights = weights;
     model_ = std::make_unique<TranslationModel>(loadTranslationModel(directory, runtime_, load));
   }
@@ -75,6 +77,12 @@ class PythonTranslator {
   const Runtime& runtime() const { return runtime_; }
 
  private:
+  // on, off or auto; True and False read as on and off.
+  static FeatureUse featureUse(const std::string& name, const std::variant<bool, std::string>& value) {
+    if (const auto* on = std::get_if<bool>(&value)) return *on ? FeatureUse::kOn : FeatureUse::kOff;
+    return parseFeatureUse(name, std::get<std::string>(value));
+  }
+
   // As every line a program reads: "texts:3: control character U+0007 at byte 4 (only tab is allowed)".
   static void checkLines(std::vector<std::string>& lines, const std::string& name) {
     for (std::size_t i = 0; i < lines.size(); ++i) checkInputLine(lines[i], name, i + 1);
@@ -112,14 +120,24 @@ py::object svgOf(const Translation& t) {
   return py::str(svgHeatmap(heatmapOf(t.attention, t.best().pieces, t.sourcePieces), t.best().text));
 }
 
-constexpr const char* kDecodingArguments = R"(
-    beam: beam size, 1 to 100 (1: greedy search, batched)
-    nbest: hypotheses kept per sentence, best first (at most beam)
-    length_penalty: beam search ranks by log-probability / ((5 + length) / 6) ** length_penalty (0 to 10)
-    attention: keep the best hypothesis' attention over the source (Translation.attention)
-    batch_size: sentences per batch, sorted by length (1 to 1024; beam search at most 1024 rows)
-    max_ratio: a translation has at most max_ratio x source pieces + 10 (0 to 1000)
-    A value out of bounds (NaN and infinities included) raises ValueError.)";
+// A docstring's argument lines, "    name: help", from the help texts the programs show (OptionHelp.h).
+std::string argumentsDoc(std::initializer_list<std::pair<const char*, const char*>> arguments) {
+  std::string doc;
+  for (const auto& [name, text] : arguments) doc += std::string("\n    ") + name + ": " + pythonSpelling(text);
+  return doc;
+}
+
+const std::string& decodingArgumentsDoc() {
+  static const std::string doc =
+      argumentsDoc({{"beam", help::kBeam},
+                    {"nbest", "hypotheses kept per sentence, best first (at most `beam`)"},
+                    {"length_penalty", help::kLengthPenalty},
+                    {"attention", "keep the best hypothesis' attention over the source (Translation.attention)"},
+                    {"batch_size", help::kBatchSize},
+                    {"max_ratio", help::kMaxRatio}}) +
+      "\n    A value out of bounds (NaN and infinities included) raises ValueError.";
+  return doc;
+}
 
 // Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
 // same keywords, defaults and checks for both.
@@ -177,29 +195,33 @@ void bindTranslation(py::module_& m) {
       });
 }
 
+const std::string& loadDoc() {
+  static const std::string doc =
+      "Loads a model directory.\n" +
+      argumentsDoc({{"device", help::kDevice},
+                    {"threads", "OpenBLAS threads for matrix work (None: all cores); process-wide"},
+                    {"shortlist", help::kShortlist},
+                    {"int8", help::kInt8},
+                    {"weights", help::kWeights},
+                    {"precision", help::kPrecision}}) +
+      "\n    (int8 and shortlist: True and False read as on and off)";
+  return doc;
+}
+
 void bindTranslatorClass(py::module_& m) {
   const DecodingOptions decoding;
   const TranslatorOptions batching;
   static const std::string translateDoc =
-      std::string("Translates sentences; a Translation for each, in order.\n") + kDecodingArguments;
+      std::string("Translates sentences; a Translation for each, in order.\n") + decodingArgumentsDoc();
   py::class_<PythonTranslator> translator(m, "Translator",
                                           "A model directory written by nmt-train, loaded once, translating text.");
   const ModelLoadOptions loading;
-  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::string&,
+  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::variant<bool, std::string>&,
                           const std::variant<bool, std::string>&, const std::string&, const std::string&>(),
            py::arg("model_dir"), py::arg("device") = "cpu", py::arg("threads") = py::none(),
            py::arg("shortlist") = featureUseName(loading.shortlist), py::arg("int8") = featureUseName(loading.int8),
            py::arg("weights") = loading.weights,
-           py::arg("precision") = "fp32",
-           R"(Loads a model directory.
-
-    device: cpu, cuda, cuda:N or auto
-    threads: OpenBLAS threads for matrix work (None: all cores); process-wide
-    shortlist: on, off or auto (auto: the directory's shortlist.bin where it has one)
-    int8: on, off or auto (or True, False): the linear layers with int8 weights on the CPU (faster,
-      slightly other scores); auto: where every layer runs in int8 (the CPU, fp32, oneDNN)
-    weights: best.pt or last.pt
-    precision: fp32, or on CUDA bf16 or fp16)");
+           py::arg("precision") = "fp32", loadDoc().c_str());
   defineTranslate<std::vector<std::string>>(translator, "texts", translateDoc.c_str());
   defineTranslate<std::string>(translator, "text", "Translates one sentence.");
   translator
