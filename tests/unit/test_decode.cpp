@@ -1,4 +1,5 @@
 #include "DeviceTestSupport.h"
+#include "Int8Restore.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "decode/BeamSearch.h"
@@ -371,23 +372,13 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
   CHECK(differ > 0);
 }
 
-// The process's int8 activations and products, put back when a test ends, however it ends.
-struct Int8ActivationsRestored {
-  Int8Activations activations = int8Activations();
-  Int8Products products = int8Products();
-  ~Int8ActivationsRestored() {
-    setInt8Activations(activations);
-    setInt8Products(products);
-  }
-};
-
 TEST_CASE("--int8 and --shortlist read on, off and auto; int8's auto is on the CPU in fp32 where oneDNN runs every layer") {
   for (const auto use : {FeatureUse::kAuto, FeatureUse::kOn, FeatureUse::kOff})
     CHECK(parseFeatureUse("int8", featureUseName(use)) == use);
   CHECK(featureUseName(ModelLoadOptions{}.int8) == "auto");
   CHECK(featureUseName(ModelLoadOptions{}.shortlist) == "auto");
   CHECK_THROWS_WITH_AS(parseFeatureUse("int8", "yes"), "int8 must be on, off or auto, not 'yes'", OptionError);
-  const Int8ActivationsRestored own;
+  const test::Int8ActivationsRestored own;
   const c10::Device cpu(c10::kCPU);
   CHECK(int8RunsEveryLayer(cpu, Precision::kFp32) == int8EveryLayer());
   CHECK_FALSE(int8RunsEveryLayer(cpu, Precision::kBf16));
@@ -407,7 +398,7 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
     return;
   }
   // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)
-  const Int8ActivationsRestored own;
+  const test::Int8ActivationsRestored own;
   // and both kernels: oneDNN's (every layer) where it is found, and LibTorch's (the output layer)
   const std::vector<std::pair<Int8Products, Int8Activations>> ways{{own.products, own.activations},
                                                                   {own.products, Int8Activations::Reduced7Bit},
@@ -495,110 +486,6 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         CHECK(int8[r].ids == fp32[r].ids);
         CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
       }
-    }
-  }
-}
-
-TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bits and oneDNN may use it") {
-  CHECK(int8ActivationsFor(true, nullptr) == Int8Activations::Full8Bit);
-  CHECK(int8ActivationsFor(true, "") == Int8Activations::Full8Bit);
-  CHECK(int8ActivationsFor(true, "avx512_core_vnni") == Int8Activations::Full8Bit);
-  CHECK(int8ActivationsFor(true, "AVX512_CORE_AMX") == Int8Activations::Full8Bit);
-  CHECK(int8ActivationsFor(true, "ALL") == Int8Activations::Full8Bit);
-  CHECK(int8ActivationsFor(true, "AVX2") == Int8Activations::Reduced7Bit);
-  CHECK(int8ActivationsFor(true, "AVX512_CORE") == Int8Activations::Reduced7Bit);
-  CHECK(int8ActivationsFor(false, nullptr) == Int8Activations::Reduced7Bit);
-  CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
-}
-
-TEST_CASE("Int8Linear::quantizeWeight is LibTorch's abs, amax, clamp_min, division, round and clamp: halves to even, a zero row, wide ranges") {
-  torch::manual_seed(14);
-  auto w = torch::randn({40, 300}) * torch::logspace(-6, 6, 40).unsqueeze(1);  // rows from 1e-6 to 1e6
-  w[3].zero_();
-  w[5].fill_(0.0f);
-  w[5][0] = 127.0f;  // scale 1: the ties below round half to even
-  w[5].narrow(0, 1, 6).copy_(torch::tensor({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f}));
-  const auto [values, scales] = Int8Linear::quantizeWeight(w);
-  const auto expectedScales = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
-  const auto expectedValues = (w / expectedScales.unsqueeze(1)).round_().clamp_(-127, 127).to(torch::kChar);
-  CHECK(torch::equal(scales, expectedScales));
-  CHECK(torch::equal(values, expectedValues));
-  CHECK(torch::equal(values[5].narrow(0, 0, 7), torch::tensor({127, 0, 2, 2, 0, -2, -2}, torch::kChar)));
-  CHECK(values[3].abs().sum().item<int64_t>() == 0);
-  // a transposed weight is read as its values
-  const auto [transposedValues, transposedScales] = Int8Linear::quantizeWeight(w.t().contiguous().t());
-  CHECK(torch::equal(transposedValues, values));
-}
-
-TEST_CASE("an int8 product stays within 1% of fp32's range, with its input's layer norm too; its rows' slice, its relu and layers stacked with it give exact results") {
-  try {
-    useInt8Engine();
-  } catch (const InputError& e) {
-    MESSAGE("no fast int8 engine here: ", e.what());
-    return;
-  }
-  c10::InferenceMode inference;
-  // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate); with
-  // oneDNN's kernels where they are found and LibTorch's. ctest also runs this test with
-  // ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
-  const Int8ActivationsRestored own;
-  for (const auto products : {own.products, Int8Products::Torch}) {
-    setInt8Products(products);
-    if (products == Int8Products::Torch) {
-      try {
-        useInt8Engine();
-      } catch (const InputError& e) {
-        MESSAGE("LibTorch's int8 way is not here: ", e.what());
-        continue;
-      }
-    }
-    for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
-      setInt8Activations(activations);
-      CAPTURE(describeInt8Activations());
-      CAPTURE(int8EveryLayer());
-      torch::manual_seed(3);
-      // rows of very different sizes: one scale for all would flatten the small ones to zero; 70 inputs,
-      // not a multiple of any vector width
-      const auto weight = torch::randn({40, 70}) * torch::logspace(-3, 1, 40).unsqueeze(1);
-      const auto bias = torch::randn({40});
-      auto x = torch::randn({2, 3, 70});
-      x[1][2].zero_();  // a row of zeros (its scale cannot come from its largest value)
-      const Int8Linear int8(weight, bias);
-      const auto exact = torch::nn::functional::linear(x, weight, bias);
-      const auto got = int8(x);
-      REQUIRE(got.sizes() == exact.sizes());
-      const auto rows = x.reshape({-1, 70});
-      const auto rowError = (got - exact).reshape({-1, 40}).abs().amax(0) / (rows.abs().sum(1).max() * weight.abs().amax(1));
-      CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
-      CHECK(torch::equal(got[1][2], bias));          // zeros times anything, plus the bias
-      const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
-      CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
-      {  // on one thread oneDNN's way reads the int8 rows packed for its kernels: the same numbers
-        const SingleThreadedBlas one;
-        CHECK(torch::equal(int8(x), got));
-        CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
-        if (int8EveryLayer())  // a row on its own scale: the same alone as in the batch
-          CHECK(torch::equal(int8(x.reshape({6, 70}).narrow(0, 1, 1)), got[0][1].unsqueeze(0)));
-      }
-      CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
-      const auto relu = int8.relu(x);
-      CHECK(torch::equal(relu, torch::relu(got)));  // exactly, whichever way the relu is taken
-      CHECK((got < 0).any().item<bool>());
-      const Int8Linear other(torch::randn({9, 70}), torch::randn({9}));
-      const auto both = Int8Linear::stacked({&int8, &other, &int8})(x);
-      CHECK(torch::equal(both, torch::cat({got, other(x), got}, -1)));  // each part exactly its own product
-      // with the layer norm its input goes through: as int8(layer_norm(x)) to int8 rounding, either way
-      const Int8Linear::InputNorm norm{torch::rand({70}) + 0.5, torch::randn({70}), 1e-5};
-      const auto normalized = torch::layer_norm(x * 3 + 1, {70}, norm.weight, norm.bias, norm.eps);
-      const auto viaNorm = int8(x * 3 + 1, norm), viaTorch = int8(normalized);
-      const auto normError = (viaNorm - viaTorch).abs().amax() / (normalized.abs().sum(-1).max() * weight.abs().amax());
-      CHECK(normError.item<float>() < 0.01f);
-      CHECK(torch::equal(int8.relu(x * 3 + 1, norm), torch::relu(viaNorm)));
-      CHECK(torch::equal(int8(x, Int8Linear::InputNorm{torch::Tensor(), torch::Tensor(), 1e-5}),
-                         int8(torch::layer_norm(x, {70}))));  // no affine part: LibTorch's layer norm first
-      const Int8Linear narrower(torch::randn({9, 60}), torch::randn({9}));
-      CHECK(nmt::test::errorOf([&] { Int8Linear::stacked({&int8, &narrower}); })
-                .rfind("Int8Linear::stacked: layers of other inputs, activations, products or biases", 0) == 0);
     }
   }
 }
@@ -818,5 +705,62 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
       CHECK(beamCuda[r][k].ids == beamCpu[r][k].ids);
       CHECK(beamCuda[r][k].score == doctest::Approx(beamCpu[r][k].score).epsilon(1e-3));
     }
+  }
+}
+
+TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {
+  torch::manual_seed(5);
+  ModelConfig config;
+  config.sourceVocab = 20;
+  config.targetVocab = 22;
+  config.embeddingSize = 8;
+  config.hiddenSize = 12;
+  config.dropout = 0.0;
+  Seq2Seq model(config);
+  model->initialize();
+  model->eval();
+  c10::InferenceMode inference;
+  const std::vector<EncodedPair> pairs = {{{4, 5, 6, 7}, {}, 1}, {{8, 9}, {}, 2}, {{10}, {}, 3}};
+  const Batch batch = makeBatch(pairs, {0, 1, 2}, c10::Device(c10::kCPU));
+  DecodeLimits limits;
+  limits.ratio = 1.0;
+  limits.extra = 2;
+  const auto hyps = greedySearch(model, batch, limits, /*keepAttention=*/true);
+  REQUIRE(hyps.size() == 3);
+  for (int64_t r = 0; r < 3; ++r) {
+    // decode row r alone, by hand
+    const auto source = batch.source.narrow(0, r, 1);
+    const auto length = batch.sourceLengths.narrow(0, r, 1);
+    const auto encoded = model->encode(source, length, batch.sourceMask.narrow(0, r, 1));
+    const auto memory = model->prepareDecoder(encoded);
+    auto state = model->initialDecoderState(encoded);
+    auto previous = torch::full({1}, SpecialIds::kBos, torch::kInt64);
+    std::vector<int> expected;
+    double score = 0.0;
+    const int64_t limit = length.item<int64_t>() + 2;
+    bool finished = false;
+    for (int64_t t = 0; t < limit; ++t) {
+      auto step = model->decodeStep(previous, state, memory);
+      // <pad> and <s> are left out before the softmax: log-probabilities over the pieces a search may produce
+      step.logits[0][SpecialIds::kPad] = -INFINITY;
+      step.logits[0][SpecialIds::kBos] = -INFINITY;
+      const auto logProbs = step.logProbs();
+      const auto id = logProbs.argmax(-1).item<int64_t>();
+      score += logProbs[0][id].item<double>();
+      state = step.state;
+      if (id == SpecialIds::kEos) {
+        finished = true;
+        break;
+      }
+      expected.push_back(static_cast<int>(id));
+      previous = torch::full({1}, id, torch::kInt64);
+    }
+    CHECK(hyps[r].ids == expected);
+    CHECK(hyps[r].finished == finished);
+    CHECK(hyps[r].score == doctest::Approx(score).epsilon(1e-5));
+    CHECK(static_cast<int64_t>(hyps[r].ids.size()) <= limit);
+    CHECK(hyps[r].attention.size(0) == static_cast<int64_t>(expected.size()) + (finished ? 1 : 0));
+    CHECK(hyps[r].attention.size(1) == length.item<int64_t>());
+    CHECK(torch::allclose(hyps[r].attention.sum(1), torch::ones({hyps[r].attention.size(0)}), 1e-4, 1e-4));
   }
 }

@@ -1,6 +1,7 @@
 #include "TestSupport.h"
 #include "util/AtomicFile.h"
 #include "util/FileSystem.h"
+#include "util/OutputFile.h"
 #include "util/OutputTarget.h"
 
 #include <doctest/doctest.h>
@@ -143,4 +144,24 @@ TEST_CASE("OutputFile: a link's file is replaced and the link kept; a FIFO gets 
   ::close(closed);
   const std::string path = "/proc/self/fd/" + std::to_string(closed);
   CHECK(test::errorOf([&] { writeTextFileAtomically(path, "x"); }) == "cannot write " + path + ": Bad file descriptor");
+}
+
+TEST_CASE("an output file left uncommitted (a failure on the way) leaves the old file and no temporary one") {
+  test::TempDir dir;
+  const auto path = dir.file("f.txt");
+  writeTextFileAtomically(path, "old\n");
+  {
+    OutputFile out(path);
+    out.stream() << std::string(200000, 'x');  // more than its buffer: part of it is on disk already
+    out.flush();
+    CHECK(files::exists(path + ".tmp"));
+  }
+  CHECK(test::readFile(path) == "old\n");
+  CHECK_FALSE(files::exists(path + ".tmp"));
+  writeTextFileAtomically(path, "new\n");
+  CHECK(test::readFile(path) == "new\n");
+  CHECK_FALSE(files::exists(path + ".tmp"));
+  // a write that cannot happen names the file and the system's reason
+  CHECK(test::errorOf([&] { OutputFile(dir.file("f.txt/x")); }) == "cannot write " + dir.file("f.txt/x") + ": Not a directory");
+  CHECK(test::errorOf([&] { OutputFile("/proc/version/x"); }) == "cannot write /proc/version/x: Not a directory");
 }

@@ -1,3 +1,4 @@
+#include "Int8Restore.h"
 #include "TestSkip.h"
 #include "TestSupport.h"
 #include "kernels/InferenceLinear.h"
@@ -5,6 +6,7 @@
 #include "kernels/InferenceAttention.h"
 #include "kernels/FloatWeightPacks.h"
 #include "kernels/OneDnnBlas.h"
+#include "util/InputError.h"
 #include "util/Threads.h"
 
 #include <doctest/doctest.h>
@@ -328,4 +330,108 @@ TEST_CASE("weightedValues is bmm of each row's weights and values: widths with a
   }
   CHECK_FALSE(canWeightValues(torch::rand({2, 3}, torch::kDouble), torch::rand({2, 3, 4}, torch::kDouble)));
   CHECK_FALSE(canWeightValues(torch::rand({2, 3}), torch::rand({2, 4, 3}).transpose(1, 2)));
+}
+
+TEST_CASE("int8 activations: 8 bits only where AVX-512 VNNI adds pairs in 32 bits and oneDNN may use it") {
+  CHECK(int8ActivationsFor(true, nullptr) == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "avx512_core_vnni") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "AVX512_CORE_AMX") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "ALL") == Int8Activations::Full8Bit);
+  CHECK(int8ActivationsFor(true, "AVX2") == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(true, "AVX512_CORE") == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(false, nullptr) == Int8Activations::Reduced7Bit);
+  CHECK(int8ActivationsFor(false, "ALL") == Int8Activations::Reduced7Bit);
+}
+
+TEST_CASE("Int8Linear::quantizeWeight is LibTorch's abs, amax, clamp_min, division, round and clamp: halves to even, a zero row, wide ranges") {
+  torch::manual_seed(14);
+  auto w = torch::randn({40, 300}) * torch::logspace(-6, 6, 40).unsqueeze(1);  // rows from 1e-6 to 1e6
+  w[3].zero_();
+  w[5].fill_(0.0f);
+  w[5][0] = 127.0f;  // scale 1: the ties below round half to even
+  w[5].narrow(0, 1, 6).copy_(torch::tensor({0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f}));
+  const auto [values, scales] = Int8Linear::quantizeWeight(w);
+  const auto expectedScales = (w.abs().amax(1) / 127.0).clamp_min(1e-12);
+  const auto expectedValues = (w / expectedScales.unsqueeze(1)).round_().clamp_(-127, 127).to(torch::kChar);
+  CHECK(torch::equal(scales, expectedScales));
+  CHECK(torch::equal(values, expectedValues));
+  CHECK(torch::equal(values[5].narrow(0, 0, 7), torch::tensor({127, 0, 2, 2, 0, -2, -2}, torch::kChar)));
+  CHECK(values[3].abs().sum().item<int64_t>() == 0);
+  // a transposed weight is read as its values
+  const auto [transposedValues, transposedScales] = Int8Linear::quantizeWeight(w.t().contiguous().t());
+  CHECK(torch::equal(transposedValues, values));
+}
+
+TEST_CASE("an int8 product stays within 1% of fp32's range, with its input's layer norm too; its rows' slice, its relu and layers stacked with it give exact results") {
+  try {
+    useInt8Engine();
+  } catch (const InputError& e) {
+    MESSAGE("no fast int8 engine here: ", e.what());
+    return;
+  }
+  c10::InferenceMode inference;
+  // This CPU's way, and the 7-bit way of CPUs without VNNI (on any CPU: 7 bits never saturate); with
+  // oneDNN's kernels where they are found and LibTorch's. ctest also runs this test with
+  // ONEDNN_MAX_CPU_ISA=AVX2: the saturating kernels themselves.
+  const test::Int8ActivationsRestored own;
+  for (const auto products : {own.products, Int8Products::Torch}) {
+    setInt8Products(products);
+    if (products == Int8Products::Torch) {
+      try {
+        useInt8Engine();
+      } catch (const InputError& e) {
+        MESSAGE("LibTorch's int8 way is not here: ", e.what());
+        continue;
+      }
+    }
+    for (const auto activations : {own.activations, Int8Activations::Reduced7Bit}) {
+      setInt8Activations(activations);
+      CAPTURE(describeInt8Activations());
+      CAPTURE(int8EveryLayer());
+      torch::manual_seed(3);
+      // rows of very different sizes: one scale for all would flatten the small ones to zero; 70 inputs,
+      // not a multiple of any vector width
+      const auto weight = torch::randn({40, 70}) * torch::logspace(-3, 1, 40).unsqueeze(1);
+      const auto bias = torch::randn({40});
+      auto x = torch::randn({2, 3, 70});
+      x[1][2].zero_();  // a row of zeros (its scale cannot come from its largest value)
+      const Int8Linear int8(weight, bias);
+      const auto exact = torch::nn::functional::linear(x, weight, bias);
+      const auto got = int8(x);
+      REQUIRE(got.sizes() == exact.sizes());
+      const auto rows = x.reshape({-1, 70});
+      const auto rowError = (got - exact).reshape({-1, 40}).abs().amax(0) / (rows.abs().sum(1).max() * weight.abs().amax(1));
+      CHECK(rowError.max().item<float>() < 0.01f);  // each column within 1% of what its row can reach
+      CHECK(torch::equal(got[1][2], bias));          // zeros times anything, plus the bias
+      const auto ids = torch::tensor({0, 7, 8, 39}, torch::kInt64);
+      CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
+      {  // on one thread oneDNN's way reads the int8 rows packed for its kernels: the same numbers
+        const SingleThreadedBlas one;
+        CHECK(torch::equal(int8(x), got));
+        CHECK(torch::equal(int8.rows(ids)(x), got.index_select(2, ids)));
+        if (int8EveryLayer())  // a row on its own scale: the same alone as in the batch
+          CHECK(torch::equal(int8(x.reshape({6, 70}).narrow(0, 1, 1)), got[0][1].unsqueeze(0)));
+      }
+      CHECK(torch::allclose(Int8Linear(weight, torch::Tensor())(x), got - bias, 1e-5, 1e-5));  // the bias is added last
+      const auto relu = int8.relu(x);
+      CHECK(torch::equal(relu, torch::relu(got)));  // exactly, whichever way the relu is taken
+      CHECK((got < 0).any().item<bool>());
+      const Int8Linear other(torch::randn({9, 70}), torch::randn({9}));
+      const auto both = Int8Linear::stacked({&int8, &other, &int8})(x);
+      CHECK(torch::equal(both, torch::cat({got, other(x), got}, -1)));  // each part exactly its own product
+      // with the layer norm its input goes through: as int8(layer_norm(x)) to int8 rounding, either way
+      const Int8Linear::InputNorm norm{torch::rand({70}) + 0.5, torch::randn({70}), 1e-5};
+      const auto normalized = torch::layer_norm(x * 3 + 1, {70}, norm.weight, norm.bias, norm.eps);
+      const auto viaNorm = int8(x * 3 + 1, norm), viaTorch = int8(normalized);
+      const auto normError = (viaNorm - viaTorch).abs().amax() / (normalized.abs().sum(-1).max() * weight.abs().amax());
+      CHECK(normError.item<float>() < 0.01f);
+      CHECK(torch::equal(int8.relu(x * 3 + 1, norm), torch::relu(viaNorm)));
+      CHECK(torch::equal(int8(x, Int8Linear::InputNorm{torch::Tensor(), torch::Tensor(), 1e-5}),
+                         int8(torch::layer_norm(x, {70}))));  // no affine part: LibTorch's layer norm first
+      const Int8Linear narrower(torch::randn({9, 60}), torch::randn({9}));
+      CHECK(nmt::test::errorOf([&] { Int8Linear::stacked({&int8, &narrower}); })
+                .rfind("Int8Linear::stacked: layers of other inputs, activations, products or biases", 0) == 0);
+    }
+  }
 }

@@ -11,11 +11,8 @@
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
 #include "train/TrainingState.h"
-#include "util/AtomicFile.h"
-#include "util/BlasKernels.h"
 #include "util/FileSystem.h"
 #include "util/Precision.h"
-#include "util/TorchCompat.h"
 
 #include <doctest/doctest.h>
 #include <torch/torch.h>
@@ -23,10 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <limits>
-#include <regex>
 
 using namespace nmt;
 using nmt::test::errorOf;
@@ -155,33 +149,6 @@ TEST_CASE("dynamic loss scaler: halves and skips on overflow, doubles after its 
   CHECK(off.scale() == 1.0);
 }
 
-TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that restores what it found") {
-  CHECK(parsePrecision("fp32") == Precision::kFp32);
-  CHECK(parsePrecision("bf16") == Precision::kBf16);
-  CHECK(parsePrecision("fp16") == Precision::kFp16);
-  CHECK(precisionName(Precision::kFp16) == "fp16");
-  CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16 or fp16, not 'fp8'");
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kBf16, c10::Device(c10::kCPU)); }) ==
-        "precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp32, c10::Device(c10::kCPU)); }).empty());
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp16, c10::Device(c10::kCUDA, 0)); }).empty());
-
-  // The scope works per device type; the CPU's autocast shows it without a GPU.
-  const auto a = torch::rand({4, 4}), b = torch::rand({4, 4});
-  {
-    const AutocastScope fp32(c10::Device(c10::kCPU), Precision::kFp32);
-    CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
-  }
-  {
-    const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
-    CHECK(compat::autocastEnabled(c10::DeviceType::CPU));
-    CHECK((torch::mm(a, b).scalar_type() == torch::kBFloat16));
-    CHECK((torch::log_softmax(a, 1).scalar_type() == torch::kFloat));
-  }
-  CHECK_FALSE(compat::autocastEnabled(c10::DeviceType::CPU));
-  CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
-}
-
 TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, close to fp32") {
   // On the CPU's autocast, so that the mixed-dtype paths of every module run without a GPU.
   for (const std::string encoder : {"rnn", "transformer"}) {
@@ -273,26 +240,6 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
                              "20,1,,,,,0.001,200.0,2.0,2\n");
   { MetricsLog fresh(path, false, 0); }
   CHECK(test::readFile(path) == std::string(MetricsLog::header()) + "\n");
-}
-
-TEST_CASE("an output file left uncommitted (a failure on the way) leaves the old file and no temporary one") {
-  TempDir dir;
-  const auto path = dir.file("f.txt");
-  writeTextFileAtomically(path, "old\n");
-  {
-    OutputFile out(path);
-    out.stream() << std::string(200000, 'x');  // more than its buffer: part of it is on disk already
-    out.flush();
-    CHECK(files::exists(path + ".tmp"));
-  }
-  CHECK(test::readFile(path) == "old\n");
-  CHECK_FALSE(files::exists(path + ".tmp"));
-  writeTextFileAtomically(path, "new\n");
-  CHECK(test::readFile(path) == "new\n");
-  CHECK_FALSE(files::exists(path + ".tmp"));
-  // a write that cannot happen names the file and the system's reason
-  CHECK(errorOf([&] { OutputFile(dir.file("f.txt/x")); }) == "cannot write " + dir.file("f.txt/x") + ": Not a directory");
-  CHECK(errorOf([&] { OutputFile("/proc/version/x"); }) == "cannot write /proc/version/x: Not a directory");
 }
 
 TEST_CASE("a checkpoint restores weights, Adam's state and the random generator exactly") {
@@ -452,57 +399,6 @@ TEST_CASE("CUDA: bf16 and fp16 training steps stay close to fp32 and keep fp32 w
   }
 }
 
-TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {
-  torch::manual_seed(5);
-  Seq2Seq model(tinyConfig());
-  model->initialize();
-  model->eval();
-  c10::InferenceMode inference;
-  const std::vector<EncodedPair> pairs = {{{4, 5, 6, 7}, {}, 1}, {{8, 9}, {}, 2}, {{10}, {}, 3}};
-  const Batch batch = makeBatch(pairs, {0, 1, 2}, c10::Device(c10::kCPU));
-  DecodeLimits limits;
-  limits.ratio = 1.0;
-  limits.extra = 2;
-  const auto hyps = greedySearch(model, batch, limits, /*keepAttention=*/true);
-  REQUIRE(hyps.size() == 3);
-  for (int64_t r = 0; r < 3; ++r) {
-    // decode row r alone, by hand
-    const auto source = batch.source.narrow(0, r, 1);
-    const auto length = batch.sourceLengths.narrow(0, r, 1);
-    const auto encoded = model->encode(source, length, batch.sourceMask.narrow(0, r, 1));
-    const auto memory = model->prepareDecoder(encoded);
-    auto state = model->initialDecoderState(encoded);
-    auto previous = torch::full({1}, SpecialIds::kBos, torch::kInt64);
-    std::vector<int> expected;
-    double score = 0.0;
-    const int64_t limit = length.item<int64_t>() + 2;
-    bool finished = false;
-    for (int64_t t = 0; t < limit; ++t) {
-      auto step = model->decodeStep(previous, state, memory);
-      // <pad> and <s> are left out before the softmax: log-probabilities over the pieces a search may produce
-      step.logits[0][SpecialIds::kPad] = -INFINITY;
-      step.logits[0][SpecialIds::kBos] = -INFINITY;
-      const auto logProbs = step.logProbs();
-      const auto id = logProbs.argmax(-1).item<int64_t>();
-      score += logProbs[0][id].item<double>();
-      state = step.state;
-      if (id == SpecialIds::kEos) {
-        finished = true;
-        break;
-      }
-      expected.push_back(static_cast<int>(id));
-      previous = torch::full({1}, id, torch::kInt64);
-    }
-    CHECK(hyps[r].ids == expected);
-    CHECK(hyps[r].finished == finished);
-    CHECK(hyps[r].score == doctest::Approx(score).epsilon(1e-5));
-    CHECK(static_cast<int64_t>(hyps[r].ids.size()) <= limit);
-    CHECK(hyps[r].attention.size(0) == static_cast<int64_t>(expected.size()) + (finished ? 1 : 0));
-    CHECK(hyps[r].attention.size(1) == length.item<int64_t>());
-    CHECK(torch::allclose(hyps[r].attention.sum(1), torch::ones({hyps[r].attention.size(0)}), 1e-4, 1e-4));
-  }
-}
-
 TEST_CASE("gradient clipping scales to the norm limit and returns the norm before, as clip_grad_norm_ does") {
   auto a = torch::tensor({3.0f, 0.0f}, torch::requires_grad()), b = torch::tensor({4.0f}, torch::requires_grad());
   auto c = torch::tensor({1.0f}, torch::requires_grad());  // no gradient: left out
@@ -537,31 +433,3 @@ TEST_CASE("the loss takes a known token count without counting") {
 
 // Here, not in test_kernels.cpp: nmt_text_tests links no BLAS, this process has LibTorch's
 // (OpenBLAS where LibTorch is Debian's), as nmt-train has when it prints the kernel line.
-TEST_CASE("this machine: LibTorch's BLAS is named, OpenBLAS with its version, kernel set and threads") {
-  std::ifstream mapsFile("/proc/self/maps");
-  const std::string maps{std::istreambuf_iterator<char>(mapsFile), std::istreambuf_iterator<char>()};
-  REQUIRE_FALSE(maps.empty());
-  const auto kernels = currentMatrixKernels();
-  MESSAGE(describeMatrixKernels(kernels));
-  const auto at = maps.find("/libopenblas");  // e.g. /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so
-  if (at == std::string::npos) {
-    CHECK(kernels.library == "not OpenBLAS (LibTorch's own or another BLAS)");
-    CHECK(kernels.coreName.empty());
-    CHECK(kernels.threads == 0);
-    return;
-  }
-  const std::string library = maps.substr(at + 1, maps.find('\n', at) - at - 1);
-  INFO("OpenBLAS mapped from " << library);
-  std::smatch version;
-  if (std::regex_search(library, version, std::regex("-r([0-9]+\\.[0-9]+\\.[0-9]+)\\.so")))
-    CHECK(kernels.library == "OpenBLAS " + version[1].str());  // the version its file is named by
-  else
-    CHECK(std::regex_match(kernels.library, std::regex("OpenBLAS [0-9]+\\.[0-9]+.*")));
-  CHECK(std::regex_match(kernels.coreName, std::regex("[A-Za-z][A-Za-z0-9]*")));
-  const char* threads = std::getenv("OPENBLAS_NUM_THREADS");  // 1 under CTest
-  if (threads && std::atoi(threads) > 0)
-    CHECK(kernels.threads == std::atoi(threads));
-  else
-    CHECK(kernels.threads >= 1);
-  CHECK(describeMatrixKernels(kernels).rfind("matrix kernels: " + kernels.library + ", " + kernels.coreName + ", ", 0) == 0);
-}

@@ -1,0 +1,70 @@
+#include "TestSupport.h"
+#include "util/BlasKernels.h"
+#include "util/Precision.h"
+#include "util/TorchCompat.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+using namespace nmt;
+using test::errorOf;
+
+TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that restores what it found") {
+  CHECK(parsePrecision("fp32") == Precision::kFp32);
+  CHECK(parsePrecision("bf16") == Precision::kBf16);
+  CHECK(parsePrecision("fp16") == Precision::kFp16);
+  CHECK(precisionName(Precision::kFp16) == "fp16");
+  CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16 or fp16, not 'fp8'");
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kBf16, c10::Device(c10::kCPU)); }) ==
+        "precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp32, c10::Device(c10::kCPU)); }).empty());
+  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp16, c10::Device(c10::kCUDA, 0)); }).empty());
+
+  // The scope works per device type; the CPU's autocast shows it without a GPU.
+  const auto a = torch::rand({4, 4}), b = torch::rand({4, 4});
+  {
+    const AutocastScope fp32(c10::Device(c10::kCPU), Precision::kFp32);
+    CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
+  }
+  {
+    const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
+    CHECK(compat::autocastEnabled(c10::DeviceType::CPU));
+    CHECK((torch::mm(a, b).scalar_type() == torch::kBFloat16));
+    CHECK((torch::log_softmax(a, 1).scalar_type() == torch::kFloat));
+  }
+  CHECK_FALSE(compat::autocastEnabled(c10::DeviceType::CPU));
+  CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
+}
+
+TEST_CASE("this machine: LibTorch's BLAS is named, OpenBLAS with its version, kernel set and threads") {
+  std::ifstream mapsFile("/proc/self/maps");
+  const std::string maps{std::istreambuf_iterator<char>(mapsFile), std::istreambuf_iterator<char>()};
+  REQUIRE_FALSE(maps.empty());
+  const auto kernels = currentMatrixKernels();
+  MESSAGE(describeMatrixKernels(kernels));
+  const auto at = maps.find("/libopenblas");  // e.g. /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so
+  if (at == std::string::npos) {
+    CHECK(kernels.library == "not OpenBLAS (LibTorch's own or another BLAS)");
+    CHECK(kernels.coreName.empty());
+    CHECK(kernels.threads == 0);
+    return;
+  }
+  const std::string library = maps.substr(at + 1, maps.find('\n', at) - at - 1);
+  INFO("OpenBLAS mapped from " << library);
+  std::smatch version;
+  if (std::regex_search(library, version, std::regex("-r([0-9]+\\.[0-9]+\\.[0-9]+)\\.so")))
+    CHECK(kernels.library == "OpenBLAS " + version[1].str());  // the version its file is named by
+  else
+    CHECK(std::regex_match(kernels.library, std::regex("OpenBLAS [0-9]+\\.[0-9]+.*")));
+  CHECK(std::regex_match(kernels.coreName, std::regex("[A-Za-z][A-Za-z0-9]*")));
+  const char* threads = std::getenv("OPENBLAS_NUM_THREADS");  // 1 under CTest
+  if (threads && std::atoi(threads) > 0)
+    CHECK(kernels.threads == std::atoi(threads));
+  else
+    CHECK(kernels.threads >= 1);
+  CHECK(describeMatrixKernels(kernels).rfind("matrix kernels: " + kernels.library + ", " + kernels.coreName + ", ", 0) == 0);
+}
