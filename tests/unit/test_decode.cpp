@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <set>
 #include <random>
@@ -29,10 +30,24 @@ using namespace nmt;
 
 namespace {
 
+// A model's weights and the random generator's state after training it: what copyModel trains once.
+struct Trained {
+  std::vector<at::Tensor> values;  // parameters, then buffers
+  at::Tensor generator;
+};
+
+std::vector<at::Tensor> valuesOf(Seq2Seq& model) {
+  auto values = model->parameters();
+  for (const auto& b : model->buffers()) values.push_back(b);
+  return values;
+}
+
 // A model trained briefly to copy its input, so that searches end with </s> on their own:
 // the RNN model, or the full Transformer (whose searches carry and reorder per-layer caches).
-// Test cases run once per architecture through these subcases.
+// Test cases run once per architecture through these subcases. Trained once per architecture and
+// process; later calls get the same weights, and leave the random generator as training did.
 Seq2Seq copyModel(const std::string& architecture = "rnn") {
+  static std::map<std::string, Trained> trained;
   ModelConfig c;
   c.sourceVocab = c.targetVocab = 16;
   c.embeddingSize = 16;
@@ -48,6 +63,16 @@ Seq2Seq copyModel(const std::string& architecture = "rnn") {
   torch::manual_seed(11);
   Seq2Seq model(c);
   model->initialize();
+  auto generator = at::globalContext().defaultGenerator(c10::Device(c10::kCPU));
+  if (const auto found = trained.find(architecture); found != trained.end()) {
+    torch::NoGradGuard noGradients;
+    const auto values = valuesOf(model);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i].copy_(found->second.values[i]);
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(found->second.generator);
+    model->eval();
+    return model;
+  }
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(architecture == "transformer" ? 3e-3 : 0.01));
   std::mt19937 rng(3);
   for (int step = 0; step < (architecture == "transformer" ? 400 : 150); ++step) {
@@ -68,6 +93,13 @@ Seq2Seq copyModel(const std::string& architecture = "rnn") {
     adam.step();
   }
   model->eval();
+  Trained t;
+  for (const auto& v : valuesOf(model)) t.values.push_back(v.detach().clone());
+  {
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    t.generator = generator.get_state();
+  }
+  trained.emplace(architecture, std::move(t));
   return model;
 }
 
@@ -389,7 +421,14 @@ TEST_CASE("--int8 and --shortlist read on, off and auto; int8's auto is on the C
   CHECK(int8RunsEveryLayer(cpu, Precision::kFp32) == onednn::available());
 }
 
-TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05, sliced or not; greedy tokens agree") {
+namespace {
+
+// Runs `body` once for each int8 way this machine has, then puts the process's way back: this CPU's
+// activations and the 7-bit ones of CPUs without VNNI (ctest runs with ONEDNN_MAX_CPU_ISA=AVX2 too),
+// each with oneDNN's products (every layer, where found) and LibTorch's (the output layer). Without
+// a fast int8 engine, none (and says so).
+template <typename Body>
+void forEachInt8Way(Body&& body) {
   try {
     useInt8Engine();
   } catch (const InputError& e) {
@@ -397,9 +436,7 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
     CHECK(std::string(e.what()).rfind("int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine", 0) == 0);
     return;
   }
-  // This CPU's way, and the 7-bit way of CPUs without VNNI (ctest runs it with ONEDNN_MAX_CPU_ISA=AVX2 too)
   const test::Int8ActivationsRestored own;
-  // and both kernels: oneDNN's (every layer) where it is found, and LibTorch's (the output layer)
   const std::vector<std::pair<Int8Products, Int8Activations>> ways{{own.products, own.activations},
                                                                   {own.products, Int8Activations::Reduced7Bit},
                                                                   {Int8Products::Torch, own.activations},
@@ -415,6 +452,26 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
     }
     CAPTURE(describeInt8Activations());
     CAPTURE(int8EveryLayer());
+    body();
+  }
+}
+
+// A trained model of the architecture before and after quantizing, and a batch to translate.
+struct QuantizedModel {
+  Seq2Seq model;
+  Batch batch;
+};
+QuantizedModel quantizedModel(const std::string& architecture) {
+  QuantizedModel q{copyModel(architecture), makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU))};
+  q.model->encoder().quantize();
+  q.model->decoder().quantize();
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("an int8 decoder step gives fp32's log-probabilities within 0.05, over the whole vocabulary or a slice") {
+  forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"})
       for (const bool tied : {false, true}) {
         INFO(architecture, std::string(tied ? ", tied" : ", untied"));
@@ -432,36 +489,61 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
         CHECK((int8Sliced.logProbs() - sliced.logProbs()).abs().max().item<float>() < 0.05f);
       }
-    // a trained model's translations do not move, nor its scores of given translations (forward, as
-    // forced decoding uses); an untied output layer's fp32 weights are released
+  });
+}
+
+TEST_CASE("int8 moves a trained model's score of each reference piece by less than 0.15") {
+  forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"}) {
       INFO(architecture);
-      auto model = copyModel(architecture);
+      auto fp32Model = copyModel(architecture);
+      auto q = quantizedModel(architecture);
       c10::InferenceMode inference;
-      const Batch batch = makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU));
-      const auto fp32 = greedySearch(model, batch, DecodeLimits{});
-      const auto fp32Forced = model->forward(batch, 1.0).logProbs;
-      model->encoder().quantize();
-      model->decoder().quantize();
-      const auto forced = model->forward(batch, 1.0).logProbs;
+      const Batch& batch = q.batch;
+      const auto fp32 = fp32Model->forward(batch, 1.0).logProbs;
+      const auto int8 = q.model->forward(batch, 1.0).logProbs;  // as forced decoding scores
       const auto gold = batch.gold().unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
-      const auto scoreMoved = (forced.gather(-1, gold) - fp32Forced.gather(-1, gold)).squeeze(-1).masked_select(real);
-      // each reference piece's log-probability (0.072 seen with the output layer alone in int8, 0.11 with
-      // every layer of the Transformer and 7-bit activations)
-      CHECK(scoreMoved.abs().max().item<float>() < 0.15f);
-      REQUIRE_FALSE(model->config().tieTargetEmbeddings);
-      // the quantized layers' fp32 weights are released: the output layer's, and the Transformer's every
-      // linear layer (4 attention projections a self- or cross-attention, 2 feed-forward), or the RNN
-      // decoder's attention query and key projections (its cell's weights stay: LibTorch's GRU reads
-      // them) and the encoder GRU's input and hidden matrices of each layer and direction (Int8Gru)
+      // (0.072 seen with the output layer alone in int8, 0.11 with every layer of the Transformer and 7-bit activations)
+      CHECK((int8.gather(-1, gold) - fp32.gather(-1, gold)).squeeze(-1).masked_select(real).abs().max().item<float>() <
+            0.15f);
+    }
+  });
+}
+
+TEST_CASE("int8 greedy search gives a trained model's fp32 tokens, and its scores within 5%") {
+  forEachInt8Way([] {
+    for (const std::string architecture : {"rnn", "transformer"}) {
+      INFO(architecture);
+      auto fp32Model = copyModel(architecture);
+      auto q = quantizedModel(architecture);
+      c10::InferenceMode inference;
+      const auto fp32 = greedySearch(fp32Model, q.batch, DecodeLimits{});
+      const auto int8 = greedySearch(q.model, q.batch, DecodeLimits{});
+      for (std::size_t r = 0; r < 4; ++r) {
+        CHECK(int8[r].ids == fp32[r].ids);
+        CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
+      }
+    }
+  });
+}
+
+TEST_CASE("quantizing releases the fp32 weights of the layers that run in int8 (untied output layer)") {
+  forEachInt8Way([] {
+    for (const std::string architecture : {"rnn", "transformer"}) {
+      INFO(architecture);
+      auto q = quantizedModel(architecture);
+      REQUIRE_FALSE(q.model->config().tieTargetEmbeddings);
+      // the output layer's, and the Transformer's every linear layer (4 attention projections a self- or
+      // cross-attention, 2 feed-forward), or the RNN decoder's attention query and key projections (its
+      // cell's weights stay: LibTorch's GRU reads them) and the encoder GRU's input and hidden matrices of
+      // each layer and direction (Int8Gru); where int8 products are lean (int8EveryLayer), else the output layer alone
       std::set<std::string> released;
-      for (const auto& p : model->named_parameters())
+      for (const auto& p : q.model->named_parameters())
         if (p.value().numel() == 0) released.insert(p.key());
       CHECK(released.count("decoder.output.weight") == 1);
-      const int64_t layers = model->config().layers, decoderLayers = model->config().decoderDepth();
-      // (where int8 products are lean: int8EveryLayer; otherwise the output layer alone)
-      const int64_t directions = model->config().bidirectional ? 2 : 1;
+      const int64_t layers = q.model->config().layers, decoderLayers = q.model->config().decoderDepth();
+      const int64_t directions = q.model->config().bidirectional ? 2 : 1;
       const std::size_t inner = architecture == "transformer" ? layers * 6 + decoderLayers * 10 : 2 + layers * directions * 2;
       CHECK(released.size() == 1 + (int8EveryLayer() ? inner : 0));
       if (int8EveryLayer() && architecture == "rnn") {
@@ -471,23 +553,25 @@ TEST_CASE("int8 linear layers give the fp32 ones' log-probabilities within 0.05,
         CHECK(released.count("encoder.rnn.weight_hh_l0" + std::string(directions == 2 ? "_reverse" : "")) == 1);
       }
       if (int8EveryLayer() && architecture == "transformer") {
-        // the decoder keeps the memory's keys and values and its self-attention caches in bfloat16
-        const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-        const auto memory = model->prepareDecoder(encoded);
-        const auto state = model->initialDecoderState(encoded);
-        for (std::size_t part = 1; part <= 2; ++part) CHECK(memory[part].dtype() == torch::kBFloat16);
-        for (std::size_t part = 0; part < 2; ++part) CHECK(state[part].dtype() == torch::kBFloat16);
         CHECK(released.count("encoder.layers.0.self_attention.W_Q.weight") == 1);
         CHECK(released.count("decoder.layers.0.cross_attention.W_O.weight") == 1);
         CHECK(released.count("decoder.layers.0.feed_forward_in.weight") == 1);
       }
-      const auto int8 = greedySearch(model, batch, DecodeLimits{});
-      for (std::size_t r = 0; r < 4; ++r) {
-        CHECK(int8[r].ids == fp32[r].ids);
-        CHECK(int8[r].score == doctest::Approx(fp32[r].score).epsilon(0.05));
-      }
     }
-  }
+  });
+}
+
+TEST_CASE("an int8 Transformer decoder keeps the memory's keys and values and its self-attention caches in bfloat16") {
+  forEachInt8Way([] {
+    if (!int8EveryLayer()) return;  // only where every layer runs in int8
+    auto q = quantizedModel("transformer");
+    c10::InferenceMode inference;
+    const auto encoded = q.model->encode(q.batch.source, q.batch.sourceLengths, q.batch.sourceMask);
+    const auto memory = q.model->prepareDecoder(encoded);
+    const auto state = q.model->initialDecoderState(encoded);
+    for (std::size_t part = 1; part <= 2; ++part) CHECK(memory[part].dtype() == torch::kBFloat16);
+    for (std::size_t part = 0; part < 2; ++part) CHECK(state[part].dtype() == torch::kBFloat16);
+  });
 }
 
 TEST_CASE("beam search over a batch finds what it finds for each sentence alone") {
