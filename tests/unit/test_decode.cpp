@@ -1,5 +1,6 @@
 #include "DeviceTestSupport.h"
 #include "Int8Restore.h"
+#include "TinyModelConfig.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
 #include "decode/BeamSearch.h"
@@ -456,13 +457,14 @@ void forEachInt8Way(Body&& body) {
   }
 }
 
-// A trained model of the architecture before and after quantizing, and a batch to translate.
+// A trained model of the architecture as it is and quantized, and a batch to translate.
 struct QuantizedModel {
-  Seq2Seq model;
+  Seq2Seq fp32, model;
   Batch batch;
 };
 QuantizedModel quantizedModel(const std::string& architecture) {
-  QuantizedModel q{copyModel(architecture), makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU))};
+  QuantizedModel q{copyModel(architecture), copyModel(architecture),
+                   makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU))};
   q.model->encoder().quantize();
   q.model->decoder().quantize();
   return q;
@@ -496,11 +498,10 @@ TEST_CASE("int8 moves a trained model's score of each reference piece by less th
   forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"}) {
       INFO(architecture);
-      auto fp32Model = copyModel(architecture);
       auto q = quantizedModel(architecture);
       c10::InferenceMode inference;
       const Batch& batch = q.batch;
-      const auto fp32 = fp32Model->forward(batch, 1.0).logProbs;
+      const auto fp32 = q.fp32->forward(batch, 1.0).logProbs;
       const auto int8 = q.model->forward(batch, 1.0).logProbs;  // as forced decoding scores
       const auto gold = batch.gold().unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
@@ -515,10 +516,9 @@ TEST_CASE("int8 greedy search gives a trained model's fp32 tokens, and its score
   forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"}) {
       INFO(architecture);
-      auto fp32Model = copyModel(architecture);
       auto q = quantizedModel(architecture);
       c10::InferenceMode inference;
-      const auto fp32 = greedySearch(fp32Model, q.batch, DecodeLimits{});
+      const auto fp32 = greedySearch(q.fp32, q.batch, DecodeLimits{});
       const auto int8 = greedySearch(q.model, q.batch, DecodeLimits{});
       for (std::size_t r = 0; r < 4; ++r) {
         CHECK(int8[r].ids == fp32[r].ids);
@@ -794,13 +794,7 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
 
 TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {
   torch::manual_seed(5);
-  ModelConfig config;
-  config.sourceVocab = 20;
-  config.targetVocab = 22;
-  config.embeddingSize = 8;
-  config.hiddenSize = 12;
-  config.dropout = 0.0;
-  Seq2Seq model(config);
+  Seq2Seq model(test::tinyConfig());
   model->initialize();
   model->eval();
   c10::InferenceMode inference;

@@ -1,5 +1,6 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
+#include "TinyModelConfig.h"
 #include "data/Batch.h"
 #include "decode/GreedySearch.h"
 #include "model/Seq2Seq.h"
@@ -25,20 +26,6 @@
 using namespace nmt;
 using nmt::test::errorOf;
 using nmt::test::TempDir;
-
-namespace {
-
-ModelConfig tinyConfig() {
-  ModelConfig c;
-  c.sourceVocab = 20;
-  c.targetVocab = 22;
-  c.embeddingSize = 8;
-  c.hiddenSize = 12;
-  c.dropout = 0.0;
-  return c;
-}
-
-}  // namespace
 
 TEST_CASE("label-smoothed loss: hand-computed values, padding ignored") {
   // one row, two real tokens and one pad; vocabulary 4
@@ -153,7 +140,7 @@ TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, c
   // On the CPU's autocast, so that the mixed-dtype paths of every module run without a GPU.
   for (const std::string encoder : {"rnn", "transformer"}) {
     torch::manual_seed(8);
-    ModelConfig config = tinyConfig();
+    ModelConfig config = test::tinyConfig();
     config.encoder = encoder;
     config.heads = 2;
     config.feedForwardSize = 16;
@@ -245,7 +232,7 @@ TEST_CASE("metrics log: header, empty fields, resumed log drops rows after the c
 TEST_CASE("a checkpoint restores weights, Adam's state and the random generator exactly") {
   TempDir dir;
   torch::manual_seed(3);
-  Seq2Seq model(tinyConfig());
+  Seq2Seq model(test::tinyConfig());
   model->initialize();
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
   const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
@@ -274,7 +261,7 @@ TEST_CASE("a checkpoint restores weights, Adam's state and the random generator 
   const auto a = model->parameters(), b = restored->parameters();
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(torch::equal(a[i], b[i]));
   // the weights part is an ordinary model file
-  CHECK(loadModel(dir.file("last.pt"), c10::Device(c10::kCPU))->config().toText() == tinyConfig().toText());
+  CHECK(loadModel(dir.file("last.pt"), c10::Device(c10::kCPU))->config().toText() == test::tinyConfig().toText());
 }
 
 namespace {
@@ -295,7 +282,7 @@ void trainStepOn(Seq2Seq& model, torch::optim::Adam& adam, const c10::Device& de
 double resumeDifference(const c10::Device& from, const c10::Device& to) {
   TempDir dir;
   torch::manual_seed(3);
-  Seq2Seq model(tinyConfig());
+  Seq2Seq model(test::tinyConfig());
   model->initialize();
   model->to(from);
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
@@ -325,7 +312,7 @@ TEST_CASE("restoring a checkpoint puts Adam's state on the device the parameters
   const c10::Device device = cuda ? test::kCudaDevice : c10::Device(c10::kMeta);
   TempDir dir;
   torch::manual_seed(3);
-  Seq2Seq model(tinyConfig());
+  Seq2Seq model(test::tinyConfig());
   model->initialize();
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
   trainStepOn(model, adam, test::kCpuDevice);
@@ -359,7 +346,7 @@ TEST_CASE("CUDA: a checkpoint keeps the GPU's random generator") {
   NMT_REQUIRE_CUDA();
   TempDir dir;
   torch::manual_seed(4);
-  Seq2Seq model(tinyConfig());
+  Seq2Seq model(test::tinyConfig());
   model->initialize();
   model->to(test::kCudaDevice);
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-2));
@@ -378,7 +365,7 @@ TEST_CASE("CUDA: bf16 and fp16 training steps stay close to fp32 and keep fp32 w
   for (const Precision precision : {Precision::kBf16, Precision::kFp16}) {
     INFO(precisionName(precision));
     torch::manual_seed(9);
-    Seq2Seq model(tinyConfig());
+    Seq2Seq model(test::tinyConfig());
     model->initialize();
     model->to(test::kCudaDevice);
     const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
