@@ -23,7 +23,7 @@ using OptionValue = std::variant<bool, int64_t, double, std::string>;
 enum class OptionKind { kFlag, kWholeNumber, kNumber, kText, kOther };
 
 // Options bound to fields, declared once: for the command line, for config files, for values
-// given in a caller's own terms (storeValue), and to write the effective configuration back as a
+// given in a caller's own terms (storeValues), and to write the effective configuration back as a
 // config file that reads the same.
 class OptionTable {
  public:
