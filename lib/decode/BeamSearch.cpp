@@ -272,7 +272,10 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
                                   sharedMemory ? sentenceOfRow : torch::Tensor());
     leaveOutUnproducible(step.logits,
                          shortlist ? shortlist->ownPieces.index_select(0, sentenceOfRow.to(device)) : torch::Tensor());
-    const auto logProbs = step.logProbs();
+    // in place: the logits are not read again, and a [rows, V] matrix a step is not allocated and written anew
+    const auto logProbs = step.logits.is_contiguous() && step.logits.scalar_type() == at::kFloat
+                              ? at::_log_softmax_out(step.logits, step.logits, 1, false)
+                              : step.logProbs();
     const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();
