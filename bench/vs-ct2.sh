@@ -19,7 +19,7 @@
 #      its BLEU is beside it). The report says which layout won at each thread count and decoding.
 #
 #   bench/vs-ct2.sh (--model DIR | --train-steps N) [--work DIR] [--rounds 2] [--threads "1 2"] [--beam 5]
-#                   [--source FILE --reference FILE] [--peer DIR]
+#                   [--source FILE --reference FILE] [--peer DIR] [--in-process]
 #   bench/vs-ct2.sh --model runs/tf --threads 2 --rounds 1     # one quick pass
 #
 # --model DIR        an nmt-train model directory (best.pt, bpe.model; encoder and decoder transformer)
@@ -32,6 +32,10 @@
 # --source/--reference  the test set (default data/multi30k/test_2016_flickr.de / .en, copied there from
 #                    ../shared/data/multi30k with data/get-multi30k.sh when missing)
 # --peer DIR         the CTranslate2 peer (default ../shared/peers/ct2 beside the repository)
+# --in-process       also time every row on the test set twice over (2 x its lines, one process), and report
+#                    each side's in-process seconds for the test set: the best 2x run's seconds less the best 1x
+#                    run's, which leaves out what a process costs once (start-up, loading the model); a second
+#                    table, with the ratios of those (about 3x the timing)
 # Environment: NMT_BIN (default build/bin), NICE (default 0: unniced). Defaults are relative to the
 # repository root, paths on the command line to the current directory. Time on an idle machine: CTranslate2's
 # OpenMP threads spin, and beside another busy process it can take many times longer.
@@ -55,14 +59,14 @@ NICE=${NICE:-0}
 CONFIG=configs/multi30k-de-en-transformer-full.ini
 PY=/usr/bin/python3  # Debian's Python, the one that sees python3-torch
 
-MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5
+MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5 IN_PROCESS=0
 SRC="" REF="" PEER=$ROOT/../shared/peers/ct2
 ROWS=(ct2-f32 ct2-f32-inter ct2-int8 ct2-int8-inter nmt-same nmt-same-int8 nmt-default nmt-default-f32)
 declare -A LABEL SECONDS_OF PIECES_OF RATES FASTEST BLEU SAME
 
 usage() {
   echo "usage: $0 (--model DIR | --train-steps N) [--work DIR] [--rounds N] [--threads \"1 2\"] [--beam K]" \
-       "[--source FILE --reference FILE] [--peer DIR]   ($0 --help: details)" >&2
+       "[--source FILE --reference FILE] [--peer DIR] [--in-process]   ($0 --help: details)" >&2
   exit 2
 }
 die() { echo "vs-ct2: $*" >&2; exit 1; }
@@ -91,6 +95,7 @@ parse_args() {
   while [ $# -gt 0 ]; do
     case $1 in
       -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+      --in-process) IN_PROCESS=1; shift; continue ;;
     esac
     [ $# -ge 2 ] || usage
     case $1 in
@@ -199,6 +204,8 @@ convert_model() {
     fail "nmt-bpe encode of --source" "$WORK/logs/encode.log"
   t1=$(now)
   ENCODE_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+  cat "$SRC" "$SRC" > "$WORK/src.twice"  # --in-process: the test set twice over, as text and as pieces
+  cat "$WORK/src.pieces" "$WORK/src.pieces" > "$WORK/src.twice.pieces"
 }
 
 # ct2 OUT COMPUTE_TYPE THREADS BEAM LOG LAYOUT [more options]: CTranslate2 on WORK/src.pieces, pieces to OUT;
@@ -209,7 +216,7 @@ ct2() {
   shift 6
   run_log "CTranslate2 ($ctype, $threads threads, beam $beam, --intra_threads $intra --inter_threads $inter)" "$log" \
     env LD_LIBRARY_PATH="$PEER/install/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" nice -n "$NICE" \
-    "$PEER/install/bin/ct2-translator" --model "$WORK/ct2" --src "$WORK/src.pieces" --out "$out" \
+    "$PEER/install/bin/ct2-translator" --model "$WORK/ct2" --src "${INPUT_PIECES:-$WORK/src.pieces}" --out "$out" \
     --batch_size 32 --beam_size "$beam" --compute_type "$ctype" --intra_threads "$intra" --inter_threads "$inter" \
     --min_decoding_length 0 --max_decoding_length 256 --suppress_sequences '<pad>,<s>' "$@"
 }
@@ -219,7 +226,7 @@ nmt() {
   local out=$1 threads=$2 beam=$3 log=$4
   shift 4
   run_log "nmt-translate (beam $beam, $threads threads${*:+, $*})" "$log" \
-    nice -n "$NICE" "$BIN/nmt-translate" --model "$MODEL" --input "$SRC" --output "$out" \
+    nice -n "$NICE" "$BIN/nmt-translate" --model "$MODEL" --input "${INPUT_TEXT:-$SRC}" --output "$out" \
     --beam "$beam" --threads "$threads" --stats "$@"
 }
 
@@ -265,11 +272,14 @@ agreement() {
   echo "vs-ct2: greedy float32 agreement: $AGREEMENT" >&2
 }
 
-# run_row ROUND THREADS DECODING ROW: one timed process; records SECONDS_OF, PIECES_OF, RATES, FASTEST
+# run_row ROUND THREADS DECODING ROW [twice]: one timed process; records SECONDS_OF, PIECES_OF, RATES, FASTEST
+# (with "twice": on the test set twice over, FASTEST only, under the key with "|twice")
 run_row() {
   local round=$1 t=$2 dec=$3 row=$4 key="$2|$3|$4" beam=1 out log t0 t1 s p
+  local TWICE=${5:-} INPUT_TEXT=$SRC INPUT_PIECES=$WORK/src.pieces  # what ct2 and nmt read
+  [ -z "$TWICE" ] || INPUT_TEXT=$WORK/src.twice INPUT_PIECES=$WORK/src.twice.pieces
   [ "$dec" = greedy ] || beam=$BEAM
-  out=$WORK/out/$t.$dec.$row log=$WORK/logs/$t.$dec.$row.round$round.log
+  out=$WORK/out/$t.$dec.$row${TWICE:+.twice} log=$WORK/logs/$t.$dec.$row.round$round${TWICE:+.twice}.log
   # beam search: no length penalty on either side (raw log-probability), see the header
   local ct2_lp=() nmt_lp=()
   [ "$beam" -eq 1 ] || { ct2_lp=(--length_penalty 0); nmt_lp=(--length-penalty 0); }
@@ -286,6 +296,11 @@ run_row() {
   esac
   t1=$(now)
   s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+  if [ -n "$TWICE" ]; then
+    key="$key|twice"
+    FASTEST[$key]=$(awk -v a="${FASTEST[$key]:-0}" -v b="$s" 'BEGIN { print ((a == 0 || b < a) ? b : a) }')
+    return
+  fi
   case $row in
     ct2-*) p=$(wc -w < "$out.pieces"); decode_pieces "$out.pieces" "$out.txt" ;;
     *) p=$(nmt_pieces "$log") ;;
@@ -323,7 +338,7 @@ best_layout() {
 
 timings() {
   local round t dec row n=0 total=0
-  for t in "${THREAD_LIST[@]}"; do total=$(( total + ROUNDS * 2 * $(rows_at "$t" | wc -l) )); done
+  for t in "${THREAD_LIST[@]}"; do total=$(( total + ROUNDS * 2 * (1 + IN_PROCESS) * $(rows_at "$t" | wc -l) )); done
   mkdir -p "$WORK/out"
   LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
   TIMING_START=$(now)
@@ -334,6 +349,11 @@ timings() {
           n=$(( n + 1 ))
           echo "vs-ct2: [$n/$total] round $round, $t threads, $dec, $row ..." >&2
           run_row "$round" "$t" "$dec" "$row"
+          [ "$IN_PROCESS" = 0 ] || {
+            n=$(( n + 1 ))
+            echo "vs-ct2: [$n/$total] round $round, $t threads, $dec, $row, the test set twice over ..." >&2
+            run_row "$round" "$t" "$dec" "$row" twice
+          }
         done
       done
     done
@@ -419,8 +439,49 @@ report() {
       done
     done
   done
+  [ "$IN_PROCESS" = 0 ] || in_process_report
   echo
   echo "files: $WORK"
+}
+
+# in_seconds KEY: a row's in-process seconds for the test set (best twice-over run less best run)
+in_seconds() { awk -v a="${FASTEST[$1|twice]}" -v b="${FASTEST[$1]}" 'BEGIN { printf "%.2f", a - b }'; }
+
+# best_ct2_in T DECODING TYPE: CTranslate2's best in-process seconds of TYPE over its layouts
+best_ct2_in() {
+  local a b
+  a=$(in_seconds "$1|$2|ct2-$3")
+  b=$([ -n "${FASTEST[$1|$2|ct2-$3-inter]:-}" ] && in_seconds "$1|$2|ct2-$3-inter" || echo 0)
+  awk -v a="$a" -v b="$b" 'BEGIN { print ((b > 0 && b < a) ? b : a) }'
+}
+
+in_process_report() {
+  local t dec row key d r32 r8 x32 x8 sec
+  echo
+  echo "in process: each row's seconds for the $LINES sentences without what its process costs once (start-up,"
+  echo "  loading): its best run on the test set twice over less its best run on it once; x ct2: CTranslate2's"
+  echo "  best (its faster layout) over the row's, the same way"
+  echo
+  echo "| threads | decoding | system | whole process (best) | twice over (best) | in process | x ct2 f32 | x ct2 int8 |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  for t in "${THREAD_LIST[@]}"; do
+    for dec in greedy beam; do
+      r32=$(best_ct2_in "$t" "$dec" f32) r8=$(best_ct2_in "$t" "$dec" int8)
+      d=$dec
+      [ "$dec" = greedy ] || d="beam $BEAM"
+      for row in $(rows_at "$t"); do
+        key="$t|$dec|$row" x32="-" x8="-"
+        sec=$(in_seconds "$key")
+        case $row in
+          ct2-f32*) ;;
+          ct2-int8*) x32=$(ratio "$r32" "$sec") ;;
+          *) x32=$(ratio "$r32" "$sec") x8=$(ratio "$r8" "$sec") ;;
+        esac
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$d" "${LABEL[$row]}" "${FASTEST[$key]}" \
+          "${FASTEST[$key|twice]}" "$sec" "$x32" "$x8"
+      done
+    done
+  done
 }
 
 main() {
