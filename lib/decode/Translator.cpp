@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace nmt {
 namespace {
@@ -103,6 +104,10 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   const auto parts = split(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
   if (parts.size() == 1) {
+    // a few rows (a sentence at a time): products on one thread, packed, are faster than on several
+    const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
+    std::optional<SingleThreadedBlas> oneThread;
+    if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
     decode(todo, sources, out);
     return out;
   }

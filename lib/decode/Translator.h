@@ -24,6 +24,12 @@ struct TranslatorOptions {
   std::size_t parallelBatches = 0;
 };
 
+// A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
+// products on one thread where the Translator may set OpenBLAS's threads (parallelBatches > 1): so
+// few rows are faster on one thread, with the weights packed, than split over several
+// (docs/performance.md, "Figures behind the code's choices").
+constexpr std::size_t kFewRows = 8;
+
 // A batch's rows, greedy (a row a sentence) or beam search (K rows a sentence), are at most this
 // many, so that no batch size or beam takes a machine's memory in decoder caches.
 constexpr std::size_t kMaxBatchRows = 1024;
