@@ -72,7 +72,9 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
   std::vector<Translation> out(sentences.size());
   std::vector<std::vector<int>> sources(sentences.size());
   const auto codec = model_.codec();
+  Interruption interruption(options_.interrupted);
   for (std::size_t i : readSources(sentences, out, sources)) {
+    interruption.check();
     auto reference = codec.reference(references.at(i));
     if (reference.ids.size() > kMaxSourcePieces)
       throw InputError(fmt::format("{}:{}: {} pieces, more than the {} that forced decoding reads", referencesName,
@@ -103,38 +105,43 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
                    [&](std::size_t a, std::size_t b) { return sources[a].size() > sources[b].size(); });
   const auto parts = split(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
+  Interruption interruption(options_.interrupted);
   if (parts.size() == 1) {
     // a few rows (a sentence at a time): products on one thread, packed, are faster than on several
     const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
     std::optional<SingleThreadedBlas> oneThread;
     if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
-    decode(todo, sources, out);
+    decode(todo, sources, out, interruption);
     return out;
   }
   const SingleThreadedBlas oneThreadEach;
-  parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
-    c10::InferenceMode threadInference;
-    const AutocastScope threadAutocast(model_.device, model_.precision);
-    decode(parts[part], sources, out);  // each writes only its own sentences' Translations
+  interruption.whileAsking([&] {
+    parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
+      c10::InferenceMode threadInference;
+      const AutocastScope threadAutocast(model_.device, model_.precision);
+      decode(parts[part], sources, out, interruption);  // each writes only its own sentences' Translations
+    });
   });
   return out;
 }
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                        std::vector<Translation>& out) {
+                        std::vector<Translation>& out, Interruption& interruption) {
   switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true)) {
     case SearchStrategy::kGreedyRunningBatch:
-      return translateGreedyContinuously(todo, out);
+      return translateGreedyContinuously(todo, out, interruption);
     case SearchStrategy::kGreedyBatches:
     case SearchStrategy::kBeamBatches:
-      return translateInBatches(todo, sources, out);
+      return translateInBatches(todo, sources, out, interruption);
   }
 }
 
-void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out) {
+void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
+                                             Interruption& interruption) {
   RunningBatch running(model_, options_.decoding.limits, options_.batchSize, options_.decoding.scores);
   std::size_t next = 0;
   while (next < todo.size() || running.busy()) {
+    interruption.check();
     // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
     if (next < todo.size() && running.waiting() < options_.batchSize) {
       const std::size_t end = std::min(todo.size(), next + options_.batchSize);
@@ -148,9 +155,10 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
 }
 
 void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                                    std::vector<Translation>& out) {
+                                    std::vector<Translation>& out, Interruption& interruption) {
   const std::size_t batchSize = sentencesPerBatch(options_, model_.int8);
   for (std::size_t start = 0; start < todo.size(); start += batchSize) {
+    interruption.check();
     const std::vector<std::size_t> rows(todo.begin() + start, todo.begin() + std::min(todo.size(), start + batchSize));
     const Batch batch = makeSourceBatch(sources, rows, model_.device);
     BatchShortlist lists;

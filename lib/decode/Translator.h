@@ -3,6 +3,9 @@
 #include "decode/DecodingOptions.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
+#include "util/Interruption.h"
+
+#include <functional>
 
 #include <string>
 #include <vector>
@@ -22,6 +25,10 @@ struct TranslatorOptions {
   // 0: as many as OpenBLAS has threads on a CPU, 1 elsewhere.
   // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
   std::size_t parallelBatches = 0;
+  // Asked between batches (and every 20 ms of a running batch's steps), on the thread that called
+  // translate() or score() only: true stops the call, which throws Interrupted (Interruption.h).
+  // Python's Ctrl-C. Empty: never asked.
+  std::function<bool()> interrupted;
 };
 
 // A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
@@ -78,14 +85,15 @@ class Translator {
                                        std::vector<std::vector<int>>& sources) const;
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
-  void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out);
+  void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
+                                   Interruption& interruption);
   // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
   // greedy search with a decoder that takes no newcomers).
   void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                          std::vector<Translation>& out);
+                          std::vector<Translation>& out, Interruption& interruption);
   // One of the two above, as the model and options ask.
   void decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-              std::vector<Translation>& out);
+              std::vector<Translation>& out, Interruption& interruption);
 
   TranslationModel& model_;
   TranslatorOptions options_;

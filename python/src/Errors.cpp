@@ -2,6 +2,7 @@
 
 #include "tokenization/BpeError.h"
 #include "util/InputError.h"
+#include "util/Interruption.h"
 #include "util/OutputFile.h"
 
 #include <boost/program_options/errors.hpp>
@@ -25,6 +26,8 @@ void registerErrors(pybind11::module_&) {
   pybind11::register_exception_translator([](std::exception_ptr error) {
     try {
       if (error) std::rethrow_exception(error);
+    } catch (const Interrupted&) {  // a signal's handler raised (KeyboardInterrupt): that is the error
+      if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const OptionError& e) {  // options named as Python's keywords: batch_size
       const auto message = e.spelled(keywordName);
       PyErr_SetString(PyExc_ValueError, message.c_str());

@@ -93,9 +93,17 @@ class PythonTranslator {
   std::mutex mutex_;
 };
 
+// Whether Ctrl-C (or another signal whose Python handler raises) arrived: its handler runs here, with
+// the GIL, and what it raised becomes the call's exception (Errors.cpp, Interrupted).
+bool signalRaised() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
 TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
                                     std::size_t batchSize, double maxRatio) {
   TranslatorOptions options;
+  options.interrupted = signalRaised;
   options.decoding.beamSize = beam;
   options.decoding.nbest = nbest;
   options.decoding.lengthPenalty = lengthPenalty;
@@ -244,6 +252,7 @@ void bindTranslatorClass(py::module_& m) {
              std::size_t batchSize) {
             TranslatorOptions options;
             options.batchSize = batchSize;
+            options.interrupted = signalRaised;
             checkBatchSize(batchSize);
             py::gil_scoped_release release;
             return self.score(std::move(sources), std::move(targets), options);

@@ -1,9 +1,12 @@
 """nmt.Translator: the same translations, scores and attention as the programs, errors as Python's."""
 
 import csv
+import os
 import resource
 import shutil
+import signal
 import threading
+import time
 
 import numpy
 import pytest
@@ -215,3 +218,38 @@ def test_a_model_without_a_length_limit_reads_at_most_1024_pieces_a_sentence(mod
     t = nmt.Translator(str(free)).translate(" ".join(["der Hund"] * 2000))
     assert t.truncated
     assert len(t.source_pieces) == 1025  # and </s>
+
+
+def interrupted_after(seconds, call):
+    """Sends this process SIGINT `seconds` into `call`; how long after the signal KeyboardInterrupt came."""
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.cancel()
+    return time.perf_counter() - start - seconds
+
+
+@pytest.mark.parametrize("threads", [1, 2])  # 2: two batches at once, the call's thread waiting on them
+def test_ctrl_c_interrupts_translate_and_score_between_batches(model_dir, sources, threads):
+    translator = nmt.Translator(str(model_dir), threads=threads)
+    many = sources * 2000  # 80,000 sentences: minutes of work
+    assert interrupted_after(0.2, lambda: translator.translate(many, beam=5)) < 1.0
+    assert interrupted_after(0.2, lambda: translator.translate(many)) < 1.0
+    assert interrupted_after(0.2, lambda: translator.score(many, many)) < 1.0
+    assert [t.text for t in translator.translate(sources[:3])] == [t.text for t in nmt.Translator(str(model_dir)).translate(sources[:3])]
+
+
+def test_ctrl_c_during_translate_file_leaves_no_output_and_an_old_one_as_it_was(model_dir, sources, tmp_path):
+    translator = nmt.Translator(str(model_dir))
+    source = tmp_path / "many.src"
+    source.write_text("\n".join(sources * 2000) + "\n", encoding="utf-8")
+    assert interrupted_after(0.2, lambda: translator.translate_file(str(source), str(tmp_path / "new.txt"))) < 1.0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.src"]
+    (tmp_path / "old.txt").write_text("kept\n", encoding="utf-8")
+    assert interrupted_after(0.2, lambda: translator.translate_file(str(source), str(tmp_path / "old.txt"), beam=3)) < 1.0
+    assert (tmp_path / "old.txt").read_text(encoding="utf-8") == "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["many.src", "old.txt"]
