@@ -27,6 +27,10 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
   return parts;
 }
 
+[[noreturn]] void refuseBatchSize(const std::string& given) {
+  throw OptionError(fmt::format("`batch-size` must be between 1 and {}, not {}", kMaxBatchRows, given));
+}
+
 }  // namespace
 
 std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
@@ -37,8 +41,11 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
 }
 
 void checkBatchSize(std::size_t batchSize) {
-  if (batchSize < 1 || batchSize > kMaxBatchRows)
-    throw OptionError(fmt::format("`batch-size` must be between 1 and {}, not {}", kMaxBatchRows, batchSize));
+  if (batchSize < 1 || batchSize > kMaxBatchRows) refuseBatchSize(std::to_string(batchSize));
+}
+
+void checkBatchSize(int64_t batchSize) {
+  if (batchSize < 1 || batchSize > static_cast<int64_t>(kMaxBatchRows)) refuseBatchSize(std::to_string(batchSize));
 }
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)

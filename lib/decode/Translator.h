@@ -43,6 +43,7 @@ constexpr std::size_t kMaxBatchRows = 1024;
 
 // OptionError for a batch of no sentences or of more than kMaxBatchRows.
 void checkBatchSize(std::size_t batchSize);
+void checkBatchSize(int64_t batchSize);  // as a caller with signed numbers (Python) gives it
 
 // Sentences per batch: options.batchSize, and for beam search K at most kMaxBatchRows / K (at
 // least one); with int8 weights, beam search K takes batchSize / K

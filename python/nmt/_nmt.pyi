@@ -1,7 +1,7 @@
 """nmt: neural machine translation on LibTorch, from Python (the C++ library's own code)"""
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union, overload
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union, overload
 
 import numpy
 import numpy.typing
@@ -54,12 +54,17 @@ class Translation:
         """the attention heatmap as nmt-attention draws it (Jupyter shows it)"""
     def __repr__(self) -> str: ...
 
+__version__: str
+
+class TruncationWarning(UserWarning):
+    """A call cut sentences to the model's maximum length (Translation.truncated)."""
+
 class Translator:
     """A model directory written by nmt-train, loaded once, translating text."""
 
     def __init__(
         self,
-        model_dir: str,
+        model_dir: Union[str, os.PathLike[str]],
         device: str = "cpu",
         threads: Optional[int] = None,
         shortlist: Union[str, bool] = "auto",
@@ -71,7 +76,7 @@ class Translator:
     @overload
     def translate(
         self,
-        texts: List[str],
+        texts: Iterable[str],
         beam: int = 1,
         nbest: int = 1,
         length_penalty: float = 1.0,
@@ -94,15 +99,15 @@ class Translator:
         """Translates one sentence."""
     def translate_file(
         self,
-        input: str,
-        output: str,
+        input: Union[str, os.PathLike[str]],
+        output: Union[str, os.PathLike[str]],
         beam: int = 1,
         length_penalty: float = 1.0,
         batch_size: int = 64,
         max_ratio: float = 2.0,
     ) -> int:
         """Translates a file line by line into `output`; returns the number of lines."""
-    def score(self, sources: List[str], targets: List[str], batch_size: int = 64) -> List[Translation]:
+    def score(self, sources: Iterable[str], targets: Iterable[str], batch_size: int = 64) -> List[Translation]:
         """Forced decoding: each source with its given target."""
     @property
     def model_dir(self) -> str:
@@ -119,6 +124,8 @@ class Translator:
     @property
     def runtime(self) -> str:
         """the device, precision, threads and matrix kernels, as nmt-translate -v says"""
+    def __repr__(self) -> str:
+        """Translator('runs/de-en', transformer/transformer, int8, shortlist, cpu)"""
 
 class BleuScore:
     """Corpus BLEU as sacreBLEU 2.x computes it by default (13a, exp smoothing)."""

@@ -1,3 +1,4 @@
+#include "Arguments.h"
 #include "Bindings.h"
 #include "Errors.h"
 
@@ -11,6 +12,7 @@
 #include "util/RuntimeOptionTable.h"
 #include "util/TextLineReader.h"
 
+#include <fmt/core.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -64,13 +66,14 @@ class PythonTranslator {
   }
 
   // The input file's lines translated into `output` (its best hypotheses, a line each), written
-  // under a temporary name and renamed, as nmt-translate --output writes; the number of lines.
-  std::size_t translateFile(const std::string& input, const std::string& output, const TranslatorOptions& options) {
-    const auto translations = translate(readLines(input), options);
+  // under a temporary name and renamed, as nmt-translate --output writes; the translations.
+  std::vector<Translation> translateFile(const std::string& input, const std::string& output,
+                                         const TranslatorOptions& options) {
+    auto translations = translate(readLines(input), options);
     OutputFile file(output);
     for (const auto& t : translations) file.stream() << (t.empty() ? "" : t.best().text) << '\n';
     file.commit();
-    return translations.size();
+    return translations;
   }
 
   const TranslationModel& model() const { return *model_; }
@@ -101,7 +104,8 @@ bool signalRaised() {
 }
 
 TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-                                    std::size_t batchSize, double maxRatio) {
+                                    int64_t batchSize, double maxRatio) {
+  checkBatchSize(batchSize);
   TranslatorOptions options;
   options.interrupted = signalRaised;
   options.decoding.beamSize = beam;
@@ -109,9 +113,8 @@ TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPe
   options.decoding.lengthPenalty = lengthPenalty;
   options.decoding.keepAttention = attention;
   options.decoding.limits.ratio = maxRatio;
-  options.batchSize = batchSize;
+  options.batchSize = static_cast<std::size_t>(batchSize);
   checkDecodingOptions(options.decoding);
-  checkBatchSize(batchSize);
   return options;
 }
 
@@ -126,6 +129,19 @@ py::object attentionArray(const Translation& t) {
 py::object svgOf(const Translation& t) {
   if (!t.attention.defined() || t.empty()) return py::none();
   return py::str(svgHeatmap(heatmapOf(t.attention, t.best().pieces, t.sourcePieces), t.best().text));
+}
+
+// One warning for a call whose sentences were cut, as nmt-translate warns: how many, and where to look.
+void warnTruncated(const std::vector<Translation>& translations, std::size_t maxInputLength) {
+  std::size_t cut = 0, first = 0;
+  for (std::size_t i = translations.size(); i-- > 0;)
+    if (translations[i].truncated) ++cut, first = i;
+  if (cut == 0) return;
+  const auto message = fmt::format(
+      "{} of {} sentences had more pieces than the model reads ({}) and were cut; the first is sentence {} "
+      "(Translation.truncated)", cut, translations.size(), maxInputLength, first);
+  const py::object category = py::module_::import("nmt._nmt").attr("TruncationWarning");  // NmtModule.cpp
+  if (PyErr_WarnEx(category.ptr(), message.c_str(), 1) != 0) throw py::error_already_set();  // at the caller's line
 }
 
 // A docstring's argument lines, "    name: help", from the help texts the programs show (OptionHelp.h).
@@ -155,14 +171,24 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
   const TranslatorOptions batching;
   translator.def(
       "translate",
-      [](PythonTranslator& self, Texts texts, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-         std::size_t batchSize, double maxRatio) {
+      [](PythonTranslator& self, const Texts& given, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
+         int64_t batchSize, double maxRatio) {
         const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
-        py::gil_scoped_release release;
+        std::vector<std::string> texts;
         if constexpr (std::is_same_v<Texts, std::string>)
-          return self.translate({std::move(texts)}, options).front();
+          texts.push_back(given);
         else
-          return self.translate(std::move(texts), options);
+          texts = textsArgument(given, "texts");
+        std::vector<Translation> translations;
+        {
+          py::gil_scoped_release release;
+          translations = self.translate(std::move(texts), options);
+        }
+        warnTruncated(translations, self.model().maxInputLength);
+        if constexpr (std::is_same_v<Texts, std::string>)
+          return py::cast(std::move(translations.front()));
+        else
+          return py::cast(std::move(translations));
       },
       py::arg(textsName), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
       py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
@@ -224,22 +250,33 @@ void bindTranslatorClass(py::module_& m) {
   py::class_<PythonTranslator> translator(m, "Translator",
                                           "A model directory written by nmt-train, loaded once, translating text.");
   const ModelLoadOptions loading;
-  translator.def(py::init<const std::string&, const std::string&, std::optional<int>, const std::variant<bool, std::string>&,
-                          const std::variant<bool, std::string>&, const std::string&, const std::string&>(),
+  translator.def(py::init([](const py::object& modelDir, const std::string& device, std::optional<int> threads,
+                             const std::variant<bool, std::string>& shortlist,
+                             const std::variant<bool, std::string>& int8, const std::string& weights,
+                             const std::string& precision) {
+                    return std::make_unique<PythonTranslator>(pathArgument(modelDir, "model_dir"), device, threads,
+                                                              shortlist, int8, weights, precision);
+                  }),
            py::arg("model_dir"), py::arg("device") = "cpu", py::arg("threads") = py::none(),
            py::arg("shortlist") = featureUseName(loading.shortlist), py::arg("int8") = featureUseName(loading.int8),
            py::arg("weights") = loading.weights,
            py::arg("precision") = "fp32", loadDoc().c_str());
-  defineTranslate<std::vector<std::string>>(translator, "texts", translateDoc.c_str());
   defineTranslate<std::string>(translator, "text", "Translates one sentence.");
+  defineTranslate<py::object>(translator, "texts", translateDoc.c_str());
   translator
       .def(
           "translate_file",
-          [](PythonTranslator& self, const std::string& input, const std::string& output, int64_t beam,
-             double lengthPenalty, std::size_t batchSize, double maxRatio) {
+          [](PythonTranslator& self, const py::object& input, const py::object& output, int64_t beam,
+             double lengthPenalty, int64_t batchSize, double maxRatio) {
             const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio);
-            py::gil_scoped_release release;
-            return self.translateFile(input, output, options);
+            const auto from = pathArgument(input, "input"), to = pathArgument(output, "output");
+            std::vector<Translation> translations;
+            {
+              py::gil_scoped_release release;
+              translations = self.translateFile(from, to, options);
+            }
+            warnTruncated(translations, self.model().maxInputLength);
+            return translations.size();
           },
           py::arg("input"), py::arg("output"), py::arg("beam") = decoding.beamSize,
           py::arg("length_penalty") = decoding.lengthPenalty, py::arg("batch_size") = batching.batchSize,
@@ -248,12 +285,13 @@ void bindTranslatorClass(py::module_& m) {
           "nmt-translate --output does); returns the number of lines.")
       .def(
           "score",
-          [](PythonTranslator& self, std::vector<std::string> sources, std::vector<std::string> targets,
-             std::size_t batchSize) {
-            TranslatorOptions options;
-            options.batchSize = batchSize;
-            options.interrupted = signalRaised;
+          [](PythonTranslator& self, const py::object& sourcesGiven, const py::object& targetsGiven,
+             int64_t batchSize) {
             checkBatchSize(batchSize);
+            TranslatorOptions options;
+            options.batchSize = static_cast<std::size_t>(batchSize);
+            options.interrupted = signalRaised;
+            auto sources = textsArgument(sourcesGiven, "sources"), targets = textsArgument(targetsGiven, "targets");
             py::gil_scoped_release release;
             return self.score(std::move(sources), std::move(targets), options);
           },
@@ -266,7 +304,13 @@ void bindTranslatorClass(py::module_& m) {
                              "whether translation scores only each batch's shortlist")
       .def_property_readonly("int8", [](const PythonTranslator& t) { return t.model().int8; })
       .def_property_readonly("runtime", [](const PythonTranslator& t) { return t.runtime().describe(); },
-                             "the device, precision, threads and matrix kernels, as nmt-translate -v says");
+                             "the device, precision, threads and matrix kernels, as nmt-translate -v says")
+      .def("__repr__", [](const PythonTranslator& t) {
+        const auto& model = t.model();
+        return fmt::format("Translator({}, {}/{}{}{}, {})", py::repr(py::str(model.directory)).cast<std::string>(),
+                           model.model->config().encoder, model.model->config().decoder, model.int8 ? ", int8" : "",
+                           model.shortlist ? ", shortlist" : "", model.device.str());
+      });
 }
 
 }  // namespace

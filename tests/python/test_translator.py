@@ -2,6 +2,7 @@
 
 import csv
 import os
+import pathlib
 import resource
 import shutil
 import signal
@@ -123,8 +124,43 @@ def test_errors_are_pythons_with_the_programs_messages(model_dir, tmp_path):
     (tmp_path / "in.txt").write_text("der Hund\n", encoding="utf-8")
     with pytest.raises(OSError, match="cannot write .*no-folder/out.txt: No such file or directory"):
         translator.translate_file(str(tmp_path / "in.txt"), str(tmp_path / "no-folder" / "out.txt"))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^texts must be an iterable of str, not int$"):
         translator.translate(42)
+
+
+def test_argument_errors_name_the_argument_and_element_as_python_does(model_dir, tmp_path):
+    translator = nmt.Translator(str(model_dir))
+    with pytest.raises(TypeError, match=r"^texts\[1\] must be str, not int$"):
+        translator.translate(["der Hund", 42])
+    with pytest.raises(TypeError, match=r"^texts\[0\] must be str, not NoneType$"):
+        translator.translate([None])
+    with pytest.raises(TypeError, match=r"^targets\[0\] must be str, not bytes$"):
+        translator.score(["der Hund"], [b"the dog"])
+    with pytest.raises(ValueError, match="^batch_size must be between 1 and 1024, not -5$"):
+        translator.translate(["der Hund"], batch_size=-5)
+    with pytest.raises(ValueError, match="^batch_size must be between 1 and 1024, not -5$"):
+        translator.score(["der Hund"], ["the dog"], batch_size=-5)
+    with pytest.raises(ValueError, match="^beam must be between 1 and 100, not -2$"):
+        translator.translate("der Hund", beam=-2)
+    with pytest.raises(TypeError, match="^model_dir must be str or os.PathLike, not int$"):
+        nmt.Translator(5)
+    with pytest.raises(TypeError, match="^output must be str or os.PathLike, not NoneType$"):
+        translator.translate_file(str(tmp_path / "in.txt"), None)
+
+
+def test_paths_iterables_version_and_repr_as_python_users_expect(model_dir, sources, tmp_path):
+    translator = nmt.Translator(model_dir)  # a pathlib.Path
+    assert repr(translator) == f"Translator({str(model_dir)!r}, rnn/rnn, int8, shortlist, cpu)"
+    listed = [t.text for t in translator.translate(sources[:5])]
+    assert [t.text for t in translator.translate(s for s in sources[:5])] == listed  # a generator
+    assert [t.text for t in translator.translate(tuple(sources[:5]))] == listed
+    (tmp_path / "in.txt").write_text("\n".join(sources[:5]) + "\n", encoding="utf-8")
+    assert translator.translate_file(tmp_path / "in.txt", tmp_path / "out.txt") == 5
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines() == listed
+    assert [t.score for t in translator.score(iter(sources[:2]), iter(listed[:2]))] == \
+        [t.score for t in translator.score(sources[:2], listed[:2])]
+    assert nmt.__version__ == run(pathlib.Path(os.environ.get("NMT_BIN", "build/bin")) / "nmt-translate",
+                                  "--version").split()[2]
 
 
 def test_eight_threads_at_once_get_one_threads_translations(model_dir, sources):
@@ -215,8 +251,12 @@ def test_a_model_without_a_length_limit_reads_at_most_1024_pieces_a_sentence(mod
     config = (free / "config.ini").read_text(encoding="utf-8").splitlines()
     (free / "config.ini").write_text("\n".join(l for l in config if not l.startswith("max-length")) + "\n",
                                      encoding="utf-8")
-    t = nmt.Translator(str(free)).translate(" ".join(["der Hund"] * 2000))
-    assert t.truncated
+    with pytest.warns(nmt.TruncationWarning, match=r"^1 of 2 sentences had more pieces than the model reads "
+                                                   r"\(1024\) and were cut; the first is sentence 1 "
+                                                   r"\(Translation.truncated\)$") as caught:
+        short, t = nmt.Translator(str(free)).translate(["der Hund", " ".join(["der Hund"] * 2000)])
+    assert len(caught) == 1 and caught[0].filename == __file__  # once a call, at the caller's line
+    assert t.truncated and not short.truncated
     assert len(t.source_pieces) == 1025  # and </s>
 
 
