@@ -10,6 +10,8 @@ PYBIND11_MODULE(_nmt, module) {
       "nmt.TruncationWarning", "A call cut sentences to the model's maximum length (Translation.truncated).",
       PyExc_UserWarning, nullptr));
   nmt::python::registerErrors(module);
+  nmt::python::bindHypothesis(module);
+  nmt::python::bindTranslation(module);
   nmt::python::bindTranslator(module);
   nmt::python::bindText(module);
   nmt::python::bindTrain(module);

@@ -2,8 +2,6 @@
 #include "Bindings.h"
 #include "Errors.h"
 
-#include "attention/Heatmap.h"
-#include "attention/HeatmapOf.h"
 #include "decode/OptionHelp.h"
 #include "decode/Translator.h"
 #include "util/InputError.h"
@@ -13,10 +11,8 @@
 #include "util/TextLineReader.h"
 
 #include <fmt/core.h>
-#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -118,19 +114,6 @@ TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPe
   return options;
 }
 
-py::object attentionArray(const Translation& t) {
-  if (!t.attention.defined()) return py::none();
-  const auto weights = t.attention.to(at::kCPU, at::kFloat).contiguous();
-  py::array_t<float> out({weights.size(0), weights.size(1)});
-  std::memcpy(out.mutable_data(), weights.data_ptr<float>(), sizeof(float) * static_cast<std::size_t>(weights.numel()));
-  return std::move(out);
-}
-
-py::object svgOf(const Translation& t) {
-  if (!t.attention.defined() || t.empty()) return py::none();
-  return py::str(svgHeatmap(heatmapOf(t.attention, t.best().pieces, t.sourcePieces), t.best().text));
-}
-
 // One warning for a call whose sentences were cut, as nmt-translate warns: how many, and where to look.
 void warnTruncated(const std::vector<Translation>& translations, std::size_t maxInputLength) {
   std::size_t cut = 0, first = 0;
@@ -195,40 +178,6 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio, doc);
 }
 
-void bindHypothesis(py::module_& m) {
-  py::class_<TranslatedHypothesis>(m, "Hypothesis", "One hypothesis of a translation.")
-      .def_readonly("text", &TranslatedHypothesis::text)
-      .def_readonly("pieces", &TranslatedHypothesis::pieces, "target pieces, '</s>' last when it was produced")
-      .def_readonly("score", &TranslatedHypothesis::score, "log-probability, </s> included when it was produced")
-      .def_readonly("finished", &TranslatedHypothesis::finished, "ended with </s> (False: cut at the length limit)")
-      .def("__repr__", [](const TranslatedHypothesis& h) {
-        return "Hypothesis(" + py::repr(py::str(h.text)).cast<std::string>() + ", score=" + std::to_string(h.score) + ")";
-      });
-}
-
-void bindTranslation(py::module_& m) {
-  py::class_<Translation>(m, "Translation",
-                          "One sentence's translation: its best hypothesis, the n-best list and the attention.")
-      .def_property_readonly("text", [](const Translation& t) { return t.empty() ? std::string() : t.best().text; })
-      .def_property_readonly("score", [](const Translation& t) { return t.empty() ? 0.0 : t.best().score; },
-                             "the best hypothesis' log-probability")
-      .def_property_readonly("finished", [](const Translation& t) { return t.empty() || t.best().finished; })
-      .def_property_readonly("target_pieces",
-                             [](const Translation& t) { return t.empty() ? std::vector<std::string>() : t.best().pieces; })
-      .def_readonly("source_pieces", &Translation::sourcePieces, "the source's pieces as read, then '</s>'")
-      .def_readonly("truncated", &Translation::truncated, "the source had more pieces than the model's maximum")
-      .def_readonly("nbest", &Translation::hypotheses, "the hypotheses, best first (none for an empty input)")
-      .def_property_readonly("attention", &attentionArray,
-                             "the best hypothesis' attention, a float32 array [target pieces, source pieces] "
-                             "(rows sum to 1); None unless asked for")
-      .def("_repr_svg_", &svgOf, "the attention heatmap as nmt-attention draws it (Jupyter shows it)")
-      .def("__repr__", [](const Translation& t) {
-        const std::string text = t.empty() ? std::string() : t.best().text;
-        return "Translation(" + py::repr(py::str(text)).cast<std::string>() +
-               ", score=" + std::to_string(t.empty() ? 0.0 : t.best().score) + ")";
-      });
-}
-
 const std::string& loadDoc() {
   static const std::string doc =
       "Loads a model directory.\n" +
@@ -242,7 +191,9 @@ const std::string& loadDoc() {
   return doc;
 }
 
-void bindTranslatorClass(py::module_& m) {
+}  // namespace
+
+void bindTranslator(py::module_& m) {
   const DecodingOptions decoding;
   const TranslatorOptions batching;
   static const std::string translateDoc =
@@ -311,14 +262,6 @@ void bindTranslatorClass(py::module_& m) {
                            model.model->config().encoder, model.model->config().decoder, model.int8 ? ", int8" : "",
                            model.shortlist ? ", shortlist" : "", model.device.str());
       });
-}
-
-}  // namespace
-
-void bindTranslator(py::module_& m) {
-  bindHypothesis(m);
-  bindTranslation(m);
-  bindTranslatorClass(m);
 }
 
 }  // namespace nmt::python

@@ -1,8 +1,11 @@
 """nmt.Translator: the same translations, scores and attention as the programs, errors as Python's."""
 
 import csv
+import json
+import multiprocessing
 import os
 import pathlib
+import pickle
 import resource
 import shutil
 import signal
@@ -293,3 +296,26 @@ def test_ctrl_c_during_translate_file_leaves_no_output_and_an_old_one_as_it_was(
     assert interrupted_after(0.2, lambda: translator.translate_file(str(source), str(tmp_path / "old.txt"), beam=3)) < 1.0
     assert (tmp_path / "old.txt").read_text(encoding="utf-8") == "kept\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["many.src", "old.txt"]
+
+
+def test_translations_compare_equal_pickle_and_become_dicts(model_dir, sources):
+    translator = nmt.Translator(str(model_dir))
+    first = translator.translate(sources[:4] + [""], beam=3, nbest=2, attention=True)
+    again = translator.translate(sources[:4] + [""], beam=3, nbest=2, attention=True)
+    assert first == again and first[0] != first[1] and first[0].nbest[0] == again[0].nbest[0]
+    assert first[0].nbest[0] != first[0].nbest[1]
+    copied = pickle.loads(pickle.dumps(first))
+    assert copied == first
+    assert numpy.array_equal(copied[0].attention, first[0].attention) and copied[4].attention is None
+    assert [h.text for h in copied[2].nbest] == [h.text for h in first[2].nbest]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:  # results cross processes
+        assert pool.apply(len, (first,)) == 5
+    d = first[0].to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["text"] == first[0].text and d["score"] == first[0].score
+    assert d["source_pieces"] == first[0].source_pieces and d["target_pieces"] == first[0].target_pieces
+    assert [h["text"] for h in d["nbest"]] == [h.text for h in first[0].nbest]
+    assert numpy.array_equal(numpy.array(d["attention"], dtype=numpy.float32), first[0].attention)
+    assert first[4].to_dict()["nbest"] == [] and first[4].to_dict()["attention"] is None
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(first[0])
