@@ -79,9 +79,11 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
   std::vector<Translation> out(sentences.size());
   std::vector<std::vector<int>> sources(sentences.size());
   const auto codec = model_.codec();
-  Interruption interruption(options_.interrupted);
-  for (std::size_t i : readSources(sentences, out, sources)) {
-    interruption.check();
+  LongCall call(options_.interrupted, options_.progress);
+  const auto todo = readSources(sentences, out, sources);
+  call.advance(sentences.size() - todo.size());  // empty lines: nothing to score
+  for (std::size_t i : todo) {
+    call.check();
     auto reference = codec.reference(references.at(i));
     if (reference.ids.size() > kMaxSourcePieces)
       throw InputError(fmt::format("{}:{}: {} pieces, more than the {} that forced decoding reads", referencesName,
@@ -96,7 +98,9 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
     h.score = forced.score;
     out[i].attention = forced.attention;
     out[i].hypotheses.push_back(std::move(h));
+    call.advance(1);
   }
+  call.finish();
   return out;
 }
 
@@ -112,43 +116,46 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
                    [&](std::size_t a, std::size_t b) { return sources[a].size() > sources[b].size(); });
   const auto parts = split(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
-  Interruption interruption(options_.interrupted);
+  LongCall call(options_.interrupted, options_.progress);
+  call.advance(sentences.size() - todo.size());  // empty lines: translated as they were read
   if (parts.size() == 1) {
     // a few rows (a sentence at a time): products on one thread, packed, are faster than on several
     const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
     std::optional<SingleThreadedBlas> oneThread;
     if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
-    decode(todo, sources, out, interruption);
+    decode(todo, sources, out, call);
+    call.finish();
     return out;
   }
   const SingleThreadedBlas oneThreadEach;
-  interruption.whileAsking([&] {
+  call.whileAsking([&] {
     parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
       c10::InferenceMode threadInference;
       const AutocastScope threadAutocast(model_.device, model_.precision);
-      decode(parts[part], sources, out, interruption);  // each writes only its own sentences' Translations
+      decode(parts[part], sources, out, call);  // each writes only its own sentences' Translations
     });
   });
+  call.finish();
   return out;
 }
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                        std::vector<Translation>& out, Interruption& interruption) {
+                        std::vector<Translation>& out, LongCall& call) {
   switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true)) {
     case SearchStrategy::kGreedyRunningBatch:
-      return translateGreedyContinuously(todo, out, interruption);
+      return translateGreedyContinuously(todo, out, call);
     case SearchStrategy::kGreedyBatches:
     case SearchStrategy::kBeamBatches:
-      return translateInBatches(todo, sources, out, interruption);
+      return translateInBatches(todo, sources, out, call);
   }
 }
 
 void Translator::translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
-                                             Interruption& interruption) {
+                                             LongCall& call) {
   RunningBatch running(model_, options_.decoding.limits, options_.batchSize, options_.decoding.scores);
   std::size_t next = 0;
   while (next < todo.size() || running.busy()) {
-    interruption.check();
+    call.check();
     // a batch's worth encoded ahead (in one encoder batch), so that ended rows are replaced at once
     if (next < todo.size() && running.waiting() < options_.batchSize) {
       const std::size_t end = std::min(todo.size(), next + options_.batchSize);
@@ -157,15 +164,17 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
       const std::vector<bool> keepAttention(group.size(), options_.decoding.keepAttention);
       running.add(RunningBatch::encode(model_, options_.decoding.limits, std::move(group), keepAttention));
     }
-    for (auto& [i, t] : running.step()) out[i] = std::move(t);
+    auto ended = running.step();
+    for (auto& [i, t] : ended) out[i] = std::move(t);
+    call.advance(ended.size());
   }
 }
 
 void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                                    std::vector<Translation>& out, Interruption& interruption) {
+                                    std::vector<Translation>& out, LongCall& call) {
   const std::size_t batchSize = sentencesPerBatch(options_, model_.int8);
   for (std::size_t start = 0; start < todo.size(); start += batchSize) {
-    interruption.check();
+    call.check();
     const std::vector<std::size_t> rows(todo.begin() + start, todo.begin() + std::min(todo.size(), start + batchSize));
     const Batch batch = makeSourceBatch(sources, rows, model_.device);
     BatchShortlist lists;
@@ -179,6 +188,7 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     auto found = search(model_.model, batch, options_.decoding, shortlist() ? &lists : nullptr);
     const auto codec = model_.codec();
     for (std::size_t r = 0; r < found.size(); ++r) addHypotheses(out[batch.examples[r]], std::move(found[r]), codec);
+    call.advance(found.size());
   }
 }
 

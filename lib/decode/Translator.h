@@ -3,7 +3,7 @@
 #include "decode/DecodingOptions.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
-#include "util/Interruption.h"
+#include "util/LongCall.h"
 
 #include <functional>
 
@@ -25,10 +25,12 @@ struct TranslatorOptions {
   // 0: as many as OpenBLAS has threads on a CPU, 1 elsewhere.
   // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
   std::size_t parallelBatches = 0;
-  // Asked between batches (and every 20 ms of a running batch's steps), on the thread that called
-  // translate() or score() only: true stops the call, which throws Interrupted (Interruption.h).
-  // Python's Ctrl-C. Empty: never asked.
+  // The caller's hooks during a call (LongCall.h), on the thread that called translate() or score()
+  // only, between batches (and the running batch's steps) and at most every 20 ms: `interrupted`
+  // true stops the call, which throws Interrupted (Python's Ctrl-C); `progress` hears the sentences
+  // done so far (empty lines included), and the total at the end. Empty: none.
   std::function<bool()> interrupted;
+  std::function<void(std::size_t done)> progress;
 };
 
 // A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
@@ -87,14 +89,14 @@ class Translator {
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
-                                   Interruption& interruption);
+                                   LongCall& call);
   // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
   // greedy search with a decoder that takes no newcomers).
   void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                          std::vector<Translation>& out, Interruption& interruption);
+                          std::vector<Translation>& out, LongCall& call);
   // One of the two above, as the model and options ask.
   void decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-              std::vector<Translation>& out, Interruption& interruption);
+              std::vector<Translation>& out, LongCall& call);
 
   TranslationModel& model_;
   TranslatorOptions options_;

@@ -1,7 +1,7 @@
 """nmt: neural machine translation on LibTorch, from Python (the C++ library's own code)"""
 
 import os
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union, overload
 
 import numpy
 import numpy.typing
@@ -94,6 +94,7 @@ class Translator:
         attention: bool = False,
         batch_size: int = 64,
         max_ratio: float = 2.0,
+        progress: Optional[Callable[[int], Any]] = None,
     ) -> List[Translation]:
         """Translates sentences; a Translation for each, in order."""
     @overload
@@ -106,6 +107,7 @@ class Translator:
         attention: bool = False,
         batch_size: int = 64,
         max_ratio: float = 2.0,
+        progress: Optional[Callable[[int], Any]] = None,
     ) -> Translation:
         """Translates one sentence."""
     def translate_file(
@@ -116,10 +118,26 @@ class Translator:
         length_penalty: float = 1.0,
         batch_size: int = 64,
         max_ratio: float = 2.0,
+        progress: Optional[Callable[[int], Any]] = None,
     ) -> int:
         """Translates a file line by line into `output`; returns the number of lines."""
-    def score(self, sources: Iterable[str], targets: Iterable[str], batch_size: int = 64) -> List[Translation]:
+    def score(
+        self,
+        sources: Iterable[str],
+        targets: Iterable[str],
+        batch_size: int = 64,
+        progress: Optional[Callable[[int], Any]] = None,
+    ) -> List[Translation]:
         """Forced decoding: each source with its given target."""
+    def translate_iterable(
+        self,
+        texts: Iterable[str],
+        *,
+        window: int = 1024,
+        progress: Optional[Callable[[int], Any]] = None,
+        **options: Any,
+    ) -> Iterator[Translation]:
+        """Translates an iterable of sentences lazily (a file object, a generator), `window` at a time, in input order."""
     @property
     def model_dir(self) -> str:
         """the model directory"""

@@ -2,7 +2,7 @@
 
 #include "tokenization/BpeError.h"
 #include "util/InputError.h"
-#include "util/Interruption.h"
+#include "util/LongCall.h"
 #include "util/OutputFile.h"
 
 #include <boost/program_options/errors.hpp>

@@ -99,11 +99,26 @@ bool signalRaised() {
   return PyErr_CheckSignals() != 0;
 }
 
+// A `progress` callable (or None) as the Translator's hook: called with the sentences done so far, with
+// the GIL; what it raises stops the call and comes out of it. Its copies share one holder, so that
+// copying the options without the GIL touches no Python reference count.
+std::function<void(std::size_t)> progressHook(const py::object& progress) {
+  if (progress.is_none()) return {};
+  if (!PyCallable_Check(progress.ptr()))
+    throw py::type_error(fmt::format("progress must be callable, not {}", Py_TYPE(progress.ptr())->tp_name));
+  auto holder = std::make_shared<py::object>(progress);
+  return [holder](std::size_t done) {
+    py::gil_scoped_acquire gil;
+    (*holder)(done);
+  };
+}
+
 TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-                                    int64_t batchSize, double maxRatio) {
+                                    int64_t batchSize, double maxRatio, const py::object& progress) {
   checkBatchSize(batchSize);
   TranslatorOptions options;
   options.interrupted = signalRaised;
+  options.progress = progressHook(progress);
   options.decoding.beamSize = beam;
   options.decoding.nbest = nbest;
   options.decoding.lengthPenalty = lengthPenalty;
@@ -141,8 +156,10 @@ const std::string& decodingArgumentsDoc() {
                     {"length_penalty", help::kLengthPenalty},
                     {"attention", "keep the best hypothesis' attention over the source (Translation.attention)"},
                     {"batch_size", help::kBatchSize},
-                    {"max_ratio", help::kMaxRatio}}) +
-      "\n    A value out of bounds (NaN and infinities included) raises ValueError.";
+                    {"max_ratio", help::kMaxRatio},
+                    {"progress", "called with the number of sentences done so far, every 20 ms or so and at the end "
+                                 "(tqdm's update), on this thread; what it raises stops the call"}}) +
+      "\n    A value out of bounds (NaN and infinities included) raises ValueError; Ctrl-C raises KeyboardInterrupt.";
   return doc;
 }
 
@@ -155,8 +172,8 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
   translator.def(
       "translate",
       [](PythonTranslator& self, const Texts& given, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-         int64_t batchSize, double maxRatio) {
-        const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio);
+         int64_t batchSize, double maxRatio, const py::object& progress) {
+        const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio, progress);
         std::vector<std::string> texts;
         if constexpr (std::is_same_v<Texts, std::string>)
           texts.push_back(given);
@@ -175,7 +192,8 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       },
       py::arg(textsName), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
       py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
-      py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio, doc);
+      py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
+      py::arg("progress") = py::none(), doc);
 }
 
 const std::string& loadDoc() {
@@ -218,8 +236,8 @@ void bindTranslator(py::module_& m) {
       .def(
           "translate_file",
           [](PythonTranslator& self, const py::object& input, const py::object& output, int64_t beam,
-             double lengthPenalty, int64_t batchSize, double maxRatio) {
-            const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio);
+             double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress) {
+            const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio, progress);
             const auto from = pathArgument(input, "input"), to = pathArgument(output, "output");
             std::vector<Translation> translations;
             {
@@ -231,22 +249,24 @@ void bindTranslator(py::module_& m) {
           },
           py::arg("input"), py::arg("output"), py::arg("beam") = decoding.beamSize,
           py::arg("length_penalty") = decoding.lengthPenalty, py::arg("batch_size") = batching.batchSize,
-          py::arg("max_ratio") = decoding.limits.ratio,
+          py::arg("max_ratio") = decoding.limits.ratio, py::arg("progress") = py::none(),
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
           "nmt-translate --output does); returns the number of lines.")
       .def(
           "score",
           [](PythonTranslator& self, const py::object& sourcesGiven, const py::object& targetsGiven,
-             int64_t batchSize) {
+             int64_t batchSize, const py::object& progress) {
             checkBatchSize(batchSize);
             TranslatorOptions options;
             options.batchSize = static_cast<std::size_t>(batchSize);
             options.interrupted = signalRaised;
+            options.progress = progressHook(progress);
             auto sources = textsArgument(sourcesGiven, "sources"), targets = textsArgument(targetsGiven, "targets");
             py::gil_scoped_release release;
             return self.score(std::move(sources), std::move(targets), options);
           },
           py::arg("sources"), py::arg("targets"), py::arg("batch_size") = batching.batchSize,
+          py::arg("progress") = py::none(),
           "Forced decoding: each source with its given target. Translation.score is the target's "
           "log-probability (</s> included), Translation.attention its attention.")
       .def_property_readonly("model_dir", [](const PythonTranslator& t) { return t.model().directory; })

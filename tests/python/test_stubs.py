@@ -3,6 +3,7 @@ same parameters in the same order with the same defaults, the same properties. T
 own business (pybind11 writes List where the stub may say Sequence)."""
 
 import ast
+import inspect
 import pathlib
 
 import pytest
@@ -95,6 +96,17 @@ def check_function(function, nodes, where):
     assert documented == stubbed, f"{where}: the module has {documented}, the stub {stubbed}"
 
 
+def check_python_function(function, nodes, where):
+    params = []
+    for p in inspect.signature(function).parameters.values():
+        if p.name == "self":
+            continue
+        name = "**" + p.name if p.kind == p.VAR_KEYWORD else p.name
+        params.append((name, MISSING if p.default is p.empty else p.default))
+    stubbed = [stub_signature(n) for n in nodes]
+    assert [params] == stubbed, f"{where}: the module has {params}, the stub {stubbed}"
+
+
 def test_the_stub_declares_what_the_module_has_and_nothing_else():
     stub = stub_members(ast.parse(STUB.read_text(encoding="utf-8")).body)
     module_names = {n for n in dir(module) if not n.startswith("_")}
@@ -114,6 +126,8 @@ def test_the_stub_declares_what_the_module_has_and_nothing_else():
                 value = vars(thing)[member]
                 if isinstance(value, property):
                     assert members[member] == "property", f"{name}.{member} is a property"
+                elif inspect.isfunction(value):  # written in Python (nmt/__init__.py)
+                    check_python_function(value, members[member], f"{name}.{member}")
                 elif module_signatures(value, member):
                     check_function(value, members[member], f"{name}.{member}")
         else:

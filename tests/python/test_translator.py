@@ -319,3 +319,50 @@ def test_translations_compare_equal_pickle_and_become_dicts(model_dir, sources):
     assert first[4].to_dict()["nbest"] == [] and first[4].to_dict()["attention"] is None
     with pytest.raises(TypeError, match="unhashable"):
         hash(first[0])
+
+
+def test_progress_counts_sentences_done_and_what_it_raises_stops_the_call(model_dir, sources):
+    translator = nmt.Translator(str(model_dir))
+    many = sources * 50 + ["", ""]  # 2,002 sentences, two of them empty
+    told = []
+    assert len(translator.translate(many, progress=told.append)) == len(many)
+    assert told and told[-1] == len(many) and told == sorted(set(told))  # growing, the total last
+    told = []
+    translator.score(sources, sources, progress=told.append)
+    assert told[-1] == len(sources)
+    with pytest.raises(TypeError, match="^progress must be callable, not int$"):
+        translator.translate(sources, progress=5)
+
+    def broken(done):
+        raise ZeroDivisionError("the bar broke")
+    with pytest.raises(ZeroDivisionError, match="the bar broke"):
+        translator.translate(many, progress=broken)
+
+
+def test_translate_iterable_is_lazy_in_order_and_translate_s_translations(model_dir, sources, tmp_path):
+    translator = nmt.Translator(str(model_dir))
+    whole = translator.translate(sources)
+    (tmp_path / "in.txt").write_text("\n".join(sources) + "\n", encoding="utf-8")
+    with open(tmp_path / "in.txt", encoding="utf-8") as lines:  # a file object: its lines' ends are not read
+        assert list(translator.translate_iterable(lines)) == whole
+    assert [t.text for t in translator.translate_iterable(iter(sources), window=7, beam=2)] == \
+        [t.text for t in translator.translate(sources, beam=2)]
+
+    def failing_after(n):
+        for i, sentence in enumerate(sources):
+            if i == n:
+                raise RuntimeError("the source failed")
+            yield sentence
+    got = []
+    with pytest.raises(RuntimeError, match="the source failed"):
+        for t in translator.translate_iterable(failing_after(10), window=4):
+            got.append(t.text)
+    assert got == [t.text for t in whole[:8]]  # two whole windows before the failure
+
+    told = []
+    assert len(list(translator.translate_iterable(iter(sources), window=16, progress=told.append))) == len(sources)
+    assert told[-1] == len(sources) and told == sorted(told)
+    with pytest.raises(TypeError, match="^texts must be an iterable of str, not str$"):
+        next(translator.translate_iterable("Ein Hund."))
+    with pytest.raises(ValueError, match="^window must be at least 1, not 0$"):
+        next(translator.translate_iterable(sources, window=0))
