@@ -15,6 +15,8 @@ ModelDirectory::ModelDirectory(std::string root) : root_(std::move(root)) {
 }
 
 void ModelDirectory::requireExisting() const {
+  if (files::exists(root_) && !files::isDirectory(root_))
+    throw InputError("model directory " + root_ + " is a file, not a directory (give the folder nmt-train wrote)");
   if (!files::isDirectory(root_))
     throw MissingFileError("model directory " + root_ + " does not exist (train one with nmt-train)");
 }

@@ -19,9 +19,9 @@ c10::Device resolveDevice(const std::string& choice) {
   if (!std::regex_match(choice, m, pattern))
     throw InputError("invalid device '" + choice + "': expected auto, cpu, cuda or cuda:N");
   if (!cuda)
-    throw InputError("device '" + choice +
-                     "' requested but CUDA is not available (this LibTorch build has no CUDA support or no GPU is "
-                     "visible); use --device cpu");
+    throw OptionError("device '" + choice +
+                      "' requested but CUDA is not available (this LibTorch build has no CUDA support or no GPU is "
+                      "visible); use `device` cpu");
   const int index = m[2].matched ? std::stoi(m[2].str()) : 0;
   const int count = static_cast<int>(torch::cuda::device_count());
   if (index >= count)

@@ -147,6 +147,9 @@ def test_argument_errors_name_the_argument_and_element_as_python_does(model_dir,
         translator.translate("der Hund", beam=-2)
     with pytest.raises(TypeError, match="^model_dir must be str or os.PathLike, not int$"):
         nmt.Translator(5)
+    with pytest.raises(ValueError, match=r"^model directory .*config.ini is a file, not a directory \(give the folder "
+                                         r"nmt-train wrote\)$"):
+        nmt.Translator(model_dir / "config.ini")
     with pytest.raises(TypeError, match="^output must be str or os.PathLike, not NoneType$"):
         translator.translate_file(str(tmp_path / "in.txt"), None)
 

@@ -87,7 +87,7 @@ TEST_CASE("device choices") {
   if (!torch::cuda::is_available()) {
     CHECK(errorOf([] { resolveDevice("cuda:1"); }) ==
           "device 'cuda:1' requested but CUDA is not available (this LibTorch build has no CUDA support or no GPU is "
-          "visible); use --device cpu");
+          "visible); use device cpu");  // the programs say --device, Python device
   }
 }
 
