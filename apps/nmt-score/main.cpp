@@ -34,18 +34,18 @@ std::vector<std::string> splitMetrics(const std::string& list) {
   return out;
 }
 
-std::string jsonBleu(const BleuScore& s, bool lowercase) {
+std::string jsonBleu(const BleuScore& s) {
   return fmt::format(
       "{{\"name\": \"BLEU\", \"score\": {:.2f}, \"precisions\": [{:.1f}, {:.1f}, {:.1f}, {:.1f}], \"bp\": {:.3f}, "
       "\"ratio\": {:.3f}, \"hyp_len\": {}, \"ref_len\": {}, \"tokenize\": \"13a\", \"smooth\": \"exp\", "
       "\"lowercase\": {}}}",
       s.score, s.precisions[0], s.precisions[1], s.precisions[2], s.precisions[3], s.brevityPenalty, s.ratio,
-      s.hypLength, s.refLength, lowercase);
+      s.hypLength, s.refLength, s.lowercase);
 }
 
-std::string jsonChrf(const ChrfScore& s, bool lowercase) {
-  return fmt::format("{{\"name\": \"chrF{}\", \"score\": {:.2f}, \"char_order\": 6, \"beta\": {}, \"lowercase\": {}}}",
-                     s.beta, s.score, s.beta, lowercase);
+std::string jsonChrf(const ChrfScore& s) {
+  return fmt::format("{{\"name\": \"chrF{}\", \"score\": {:.2f}, \"char_order\": {}, \"beta\": {}, \"lowercase\": {}}}",
+                     s.beta, s.score, s.charOrder, s.beta, s.lowercase);
 }
 
 }  // namespace
@@ -82,11 +82,11 @@ int main(int argc, char* argv[]) {
       if (metric == "bleu") {
         const auto score = corpusBleu(hyps, refs, {lowercase, false});
         plain.push_back(score.format());
-        json.push_back(jsonBleu(score, lowercase));
+        json.push_back(jsonBleu(score));
       } else {
         const auto score = corpusChrf(hyps, refs, {2, 6, lowercase});
         plain.push_back(score.format());
-        json.push_back(jsonChrf(score, lowercase));
+        json.push_back(jsonChrf(score));
       }
     }
     if (asJson)

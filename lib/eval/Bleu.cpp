@@ -97,6 +97,7 @@ BleuStats bleuStatistics(const std::string& hypothesis, const std::vector<std::s
 
 BleuScore bleuFromStatistics(const BleuStats& stats, const BleuOptions& options) {
   BleuScore out;
+  out.lowercase = options.lowercase;
   out.hypLength = stats.hypLength;
   out.refLength = stats.refLength;
   out.ratio = stats.refLength > 0 ? static_cast<double>(stats.hypLength) / static_cast<double>(stats.refLength) : 0.0;

@@ -26,6 +26,7 @@ struct BleuScore {
   double ratio = 0.0;                            // hypothesis length / reference length
   std::size_t hypLength = 0;
   std::size_t refLength = 0;
+  bool lowercase = false;  // scored lowercased (BleuOptions::lowercase); always 13a tokens, exp smoothing
 
   // "BLEU = 28.31 60.1/34.2/21.0/13.5 (BP = 0.981 ratio = 0.981 hyp_len = 12719 ref_len = 12955)"
   std::string format() const;

@@ -84,7 +84,7 @@ ChrfScore corpusChrf(const std::vector<std::string>& hypotheses,
     }
     for (std::size_t k = 0; k < total.size(); ++k) total[k] += best[k];
   }
-  return {chrfFromStatistics(total, options), options.beta};
+  return {chrfFromStatistics(total, options), options.beta, options.charOrder, options.lowercase};
 }
 
 std::string ChrfScore::format() const { return fmt::format("chrF{} = {:.2f}", beta, score); }

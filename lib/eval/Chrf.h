@@ -18,6 +18,8 @@ struct ChrfOptions {
 struct ChrfScore {
   double score = 0.0;  // 0..100
   int beta = 2;
+  int charOrder = 6;
+  bool lowercase = false;
   std::string format() const;  // "chrF2 = 55.12"
 };
 

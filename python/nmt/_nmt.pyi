@@ -177,11 +177,25 @@ class BleuScore:
     @property
     def ref_len(self) -> int:
         """reference length"""
+    @property
+    def lowercase(self) -> bool:
+        """scored lowercased"""
+    @property
+    def tokenize(self) -> str:
+        """sacreBLEU's tokenizer: 13a"""
+    @property
+    def smooth(self) -> str:
+        """sacreBLEU's smoothing: exp"""
+    def to_dict(self) -> Dict[str, Any]:
+        """nmt-score --json's fields, unrounded"""
+    def __eq__(self, other: object) -> bool: ...
+    def __getstate__(self) -> tuple: ...
+    def __setstate__(self, arg0: tuple) -> None: ...
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
 
 def bleu(
-    hypotheses: List[str],
+    hypotheses: Iterable[str],
     references: Union[Sequence[str], Sequence[Sequence[str]]],
     lowercase: bool = False,
 ) -> BleuScore:
@@ -196,11 +210,22 @@ class ChrfScore:
     @property
     def beta(self) -> int:
         """chrF's beta"""
+    @property
+    def char_order(self) -> int:
+        """character n-grams up to this order"""
+    @property
+    def lowercase(self) -> bool:
+        """scored lowercased"""
+    def to_dict(self) -> Dict[str, Any]:
+        """nmt-score --json's fields, unrounded"""
+    def __eq__(self, other: object) -> bool: ...
+    def __getstate__(self) -> tuple: ...
+    def __setstate__(self, arg0: tuple) -> None: ...
     def __str__(self) -> str: ...
     def __repr__(self) -> str: ...
 
 def chrf(
-    hypotheses: List[str],
+    hypotheses: Iterable[str],
     references: Union[Sequence[str], Sequence[Sequence[str]]],
     lowercase: bool = False,
 ) -> ChrfScore:

@@ -1,6 +1,7 @@
 """nmt.bleu, nmt.chrf and nmt.Bpe: nmt-score's and nmt-bpe's numbers and pieces."""
 
 import json
+import pickle
 
 import pytest
 
@@ -24,6 +25,29 @@ def test_bleu_and_chrf_are_nmt_scores(bin_dir, corpus, tmp_path):
     assert nmt.bleu(["a b c d"], [["a b c d"], ["x"]]).score == pytest.approx(100.0)
     with pytest.raises(ValueError, match="^2 hypotheses but a reference stream of 1 lines$"):
         nmt.bleu(["a", "b"], ["a"])
+    # nmt-score --json's fields, unrounded; values that pickle and compare
+    for score, printed in ((bleu, byName["BLEU"]), (chrf, byName["chrF2"])):
+        d = score.to_dict()
+        assert set(d) == set(printed)
+        assert {k: v for k, v in d.items() if isinstance(v, (str, bool, int)) and not isinstance(v, float)} == \
+            {k: v for k, v in printed.items() if isinstance(v, (str, bool, int)) and not isinstance(v, float)}
+        assert round(d["score"], 2) == pytest.approx(printed["score"])
+        assert pickle.loads(pickle.dumps(score)) == score
+    assert bleu.tokenize == "13a" and bleu.smooth == "exp" and not bleu.lowercase
+    assert nmt.bleu(hypotheses, references, lowercase=True).lowercase and chrf.char_order == 6
+    assert bleu != nmt.bleu(references, references)
+
+
+def test_score_arguments_name_what_is_wrong():
+    with pytest.raises(TypeError, match=r"^references\[0\] must be str, not int$"):
+        nmt.bleu(["a b"], [1])
+    with pytest.raises(TypeError, match=r"^hypotheses\[1\] must be str, not int$"):
+        nmt.chrf(["a", 3], ["a", "b"])
+    with pytest.raises(TypeError, match=r"^references\[1\]\[0\] must be str, not NoneType$"):
+        nmt.bleu(["a"], [["x"], [None]])
+    with pytest.raises(TypeError, match="^hypotheses must be an iterable of str, not str$"):
+        nmt.bleu("a b", ["a b"])
+    assert nmt.bleu((h for h in ["a b c d"]), ("a b c d",)).score == pytest.approx(100.0)  # any iterables
 
 
 def test_bpe_trains_encodes_and_decodes(corpus, tmp_path):
