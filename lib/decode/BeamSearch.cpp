@@ -66,8 +66,10 @@ Finished ending(const SentenceSearch& search, std::vector<int> ids, int64_t beam
   h.ids = std::move(ids);
   h.score = score;
   h.finished = eos;
+  h.rank = normalizedScore(score, length, alpha);
   if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
-  return {std::move(h), normalizedScore(score, length, alpha)};
+  const double rank = h.rank;
+  return {std::move(h), rank};
 }
 
 // Takes one step of one sentence's search from its candidates: endings are kept, up to K beams

@@ -1,5 +1,7 @@
 #include "decode/Translation.h"
 
+#include <cmath>
+
 namespace nmt {
 
 Translation untranslated(const TextCodec& codec, const std::string& sentence) {
@@ -22,6 +24,7 @@ void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const Tex
     out.ids = std::move(target.ids);
     out.score = h.score;
     out.finished = h.finished;
+    out.normalizedScore = std::isnan(h.rank) ? h.score : h.rank;
     t.hypotheses.push_back(std::move(out));
   }
 }

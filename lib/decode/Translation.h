@@ -18,6 +18,8 @@ struct TranslatedHypothesis {
   std::vector<int> ids;             // target ids, without </s>
   double score = 0.0;               // log-probability, </s> included when it was produced
   bool finished = false;            // ended with </s> (false: cut at the length limit)
+  double normalizedScore = 0.0;     // what the n-best list is ordered by: beam search's length-normalised
+                                    // score (Hypothesis::rank); the score where nothing ranked (greedy, forced)
 };
 
 // Everything known of one sentence's translation: what was read, the hypotheses best first,

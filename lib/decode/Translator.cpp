@@ -96,6 +96,7 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
     const auto list = shortlist() ? forcedShortlist(model_.model, *shortlist(), sources[i], h.ids) : BatchShortlist();
     auto forced = forcedDecode(model_.model, sources[i], h.ids, shortlist() ? &list : nullptr);
     h.score = forced.score;
+    h.normalizedScore = forced.score;
     out[i].attention = forced.attention;
     out[i].hypotheses.push_back(std::move(h));
     call.advance(1);

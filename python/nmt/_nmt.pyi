@@ -21,8 +21,11 @@ class Hypothesis:
     @property
     def finished(self) -> bool:
         """ended with </s> (False: cut at the length limit)"""
+    @property
+    def normalized_score(self) -> float:
+        """what the n-best list is ordered by: beam search's score / ((5 + length) / 6) ** length_penalty; the score itself where nothing ranked (greedy search, forced decoding)"""
     def to_dict(self) -> Dict[str, Any]:
-        """text, pieces, score and finished as a dict (for JSON)"""
+        """text, pieces, score, normalized_score and finished as a dict (for JSON)"""
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> tuple: ...
     def __setstate__(self, arg0: tuple) -> None: ...

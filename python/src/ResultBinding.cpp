@@ -43,7 +43,7 @@ bool sameScore(double a, double b) { return a == b || (std::isnan(a) && std::isn
 
 bool same(const TranslatedHypothesis& a, const TranslatedHypothesis& b) {
   return a.text == b.text && a.pieces == b.pieces && a.ids == b.ids && sameScore(a.score, b.score) &&
-         a.finished == b.finished;
+         a.finished == b.finished && sameScore(a.normalizedScore, b.normalizedScore);
 }
 
 bool same(const Translation& a, const Translation& b) {
@@ -56,16 +56,19 @@ bool same(const Translation& a, const Translation& b) {
   return !a.attention.defined() || at::equal(a.attention.to(at::kFloat), b.attention.to(at::kFloat));
 }
 
-py::tuple stateOf(const TranslatedHypothesis& h) { return py::make_tuple(h.text, h.pieces, h.ids, h.score, h.finished); }
+py::tuple stateOf(const TranslatedHypothesis& h) {
+  return py::make_tuple(h.text, h.pieces, h.ids, h.score, h.finished, h.normalizedScore);
+}
 
 TranslatedHypothesis hypothesisFrom(const py::tuple& state) {
-  if (state.size() != 5) throw py::value_error("not a pickled Hypothesis");
+  if (state.size() != 6) throw py::value_error("not a pickled Hypothesis");
   TranslatedHypothesis h;
   h.text = state[0].cast<std::string>();
   h.pieces = state[1].cast<std::vector<std::string>>();
   h.ids = state[2].cast<std::vector<int>>();
   h.score = state[3].cast<double>();
   h.finished = state[4].cast<bool>();
+  h.normalizedScore = state[5].cast<double>();
   return h;
 }
 
@@ -92,6 +95,7 @@ py::dict dictOf(const TranslatedHypothesis& h) {
   d["text"] = h.text;
   d["pieces"] = h.pieces;
   d["score"] = h.score;
+  d["normalized_score"] = h.normalizedScore;
   d["finished"] = h.finished;
   return d;
 }
@@ -120,8 +124,11 @@ void bindHypothesis(py::module_& m) {
       .def_readonly("pieces", &TranslatedHypothesis::pieces, "target pieces, '</s>' last when it was produced")
       .def_readonly("score", &TranslatedHypothesis::score, "log-probability, </s> included when it was produced")
       .def_readonly("finished", &TranslatedHypothesis::finished, "ended with </s> (False: cut at the length limit)")
+      .def_readonly("normalized_score", &TranslatedHypothesis::normalizedScore,
+                    "what the n-best list is ordered by: beam search's score / ((5 + length) / 6) ** length_penalty; "
+                    "the score itself where nothing ranked (greedy search, forced decoding)")
       .def("to_dict", [](const TranslatedHypothesis& h) { return dictOf(h); },
-           "text, pieces, score and finished as a dict (for JSON)")
+           "text, pieces, score, normalized_score and finished as a dict (for JSON)")
       .def("__eq__", [](const TranslatedHypothesis& a, const TranslatedHypothesis& b) { return same(a, b); }, py::arg("other"))
       .def(py::pickle([](const TranslatedHypothesis& h) { return stateOf(h); },
                       [](const py::tuple& state) { return hypothesisFrom(state); }))

@@ -369,3 +369,16 @@ def test_translate_iterable_is_lazy_in_order_and_translate_s_translations(model_
         next(translator.translate_iterable("Ein Hund."))
     with pytest.raises(ValueError, match="^window must be at least 1, not 0$"):
         next(translator.translate_iterable(sources, window=0))
+
+
+def test_the_nbest_list_is_ordered_by_normalized_score(model_dir, sources):
+    translator = nmt.Translator(str(model_dir))
+    for t in translator.translate(sources[:10], beam=4, nbest=4, length_penalty=1.0):
+        ranks = [h.normalized_score for h in t.nbest]
+        assert ranks == sorted(ranks, reverse=True)
+        for h in t.nbest:  # the length: the pieces produced, </s> included
+            assert h.normalized_score == pytest.approx(h.score / ((5 + len(h.pieces)) / 6) ** 1.0, rel=1e-12)
+    for t in translator.translate(sources[:10], beam=4, nbest=2, length_penalty=0.0):
+        assert [h.normalized_score for h in t.nbest] == [h.score for h in t.nbest]
+    for t in translator.translate(sources[:10]) + translator.score(sources[:2], sources[:2]):
+        assert t.nbest[0].normalized_score == t.nbest[0].score  # nothing ranked
