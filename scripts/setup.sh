@@ -17,7 +17,7 @@ PACKAGES=(
   libedit-dev           # nmt-translate's prompt: line editing and history (BSD licence)
   libcpp-httplib-dev nlohmann-json3-dev           # nmt-serve: HTTP and JSON
   pybind11-dev python3-dev python3-numpy python3-pytest  # import nmt (build/python) and its tests
-  python3-pip python3-venv  # pip install --no-build-isolation . into a venv (docs/python.md), and its test
+  python3-pip python3-venv python3-setuptools python3-wheel  # pip install --no-build-isolation . (docs/python.md)
   chromium chromium-driver python3-selenium       # the test of nmt-serve's page in a real browser
 )
 
