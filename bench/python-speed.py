@@ -3,6 +3,8 @@
 
 Whole file: nmt-translate --stats (translation time, after loading) against Translator.translate on
 the same lines, same options (greedy, or --beam K), same threads; the outputs must be identical.
+Read as it comes: Translator.translate_iterable over the open file (its default window) against
+translate on the whole list; the texts must be identical.
 One sentence a call: Translator.translate(text) against nmt-bench-translate's batch-1 latency
 (p50, p95) over the same first N sentences. ROUNDS rounds, alternating; best of each.
 
@@ -59,7 +61,7 @@ def main():
     translator = nmt.Translator(args.model, threads=args.threads)
     print(f"# {translator.runtime}; CPU: {cpu_name()}; model {args.model}; {len(lines)} sentences, "
           f"beam {args.beam}, {args.threads} thread(s)")
-    whole_program, whole_python, latency_program, latency_python = [], [], [], []
+    whole_program, whole_python, latency_program, latency_python, iterated = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "out.txt"
         for _ in range(args.rounds):
@@ -69,6 +71,12 @@ def main():
             whole_python.append(time.perf_counter() - start)
             if [t.text for t in translations] != out.read_text(encoding="utf-8").splitlines():
                 sys.exit("python-speed: Translator.translate and nmt-translate disagree: not timing further")
+            start = time.perf_counter()
+            with open(args.input, encoding="utf-8") as stream:  # read as it comes, the default window
+                lazily = list(translator.translate_iterable(stream, beam=args.beam))
+            iterated.append(time.perf_counter() - start)
+            if [t.text for t in lazily] != [t.text for t in translations]:
+                sys.exit("python-speed: translate_iterable and translate disagree: not timing further")
             latency_program.append(program_latency(args))
             calls = []
             for text in lines[:args.sentences]:
@@ -79,6 +87,8 @@ def main():
     best_program, best_python = min(whole_program), min(whole_python)
     print(f"whole file     nmt-translate {best_program:.3f} s   Translator.translate {best_python:.3f} s   "
           f"python / program {best_python / best_program:.3f}")
+    print(f"iterable       Translator.translate_iterable over the file {min(iterated):.3f} s   "
+          f"iterable / translate {min(iterated) / best_python:.3f}")
     p50_program, p95_program = min(latency_program)
     p50_python, p95_python = min(latency_python)
     print(f"one sentence   C++ p50 {p50_program:.2f} ms p95 {p95_program:.2f} ms   "
