@@ -10,7 +10,7 @@
 namespace nmt {
 
 std::string Runtime::describe() const {
-  return fmt::format("device {}, precision {}; {}", device.str(), precisionName(precision), threadInfo);
+  return fmt::format("device {}, precision {}; {}", device.str(), precisionName(precision), describeThreads());
 }
 
 Runtime startRuntime(const RuntimeOptions& options) {

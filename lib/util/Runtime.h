@@ -24,7 +24,7 @@ struct Runtime {
   std::string kernelLine;  // the matrix kernels OpenBLAS picked (describeMatrixKernels)
   std::string kernelHint;  // advice when those kernels are slower than the CPU allows; empty when none
 
-  // "device cpu, precision fp32; OpenBLAS 2 threads ..."
+  // "device cpu, precision fp32; threads: ...", the threads as they are now (describeThreads)
   std::string describe() const;
 };
 

@@ -35,7 +35,12 @@ std::string configureThreads(int threads) {
   } else if (threads > 0) {
     at::set_num_threads(threads);
   }
-  std::string blas = get ? "OpenBLAS threads " + std::to_string(get()) : "BLAS: not OpenBLAS";
+  return describeThreads();
+}
+
+std::string describeThreads() {
+  const auto get = openblasGetThreads();
+  const std::string blas = get ? "OpenBLAS threads " + std::to_string(get()) : "BLAS: not OpenBLAS";
   return "threads: LibTorch intra-op " + std::to_string(at::get_num_threads()) + ", " + blas;
 }
 

@@ -10,6 +10,8 @@ namespace nmt {
 // threads 0 keeps OpenBLAS's own count (its cores, or OPENBLAS_NUM_THREADS) and still puts
 // LibTorch at one; with another BLAS, LibTorch keeps its default. Returns a line for the log.
 std::string configureThreads(int threads);
+// "threads: LibTorch intra-op 1, OpenBLAS threads 2", as they are now (another caller may have set them since).
+std::string describeThreads();
 
 // The threads matrix work gets before configureThreads changes them: OpenBLAS's count (its
 // cores, or OPENBLAS_NUM_THREADS), else LibTorch's intra-op count.

@@ -155,7 +155,7 @@ class Translator:
         """whether the linear layers run with int8 weights"""
     @property
     def runtime(self) -> str:
-        """the device, precision, threads and matrix kernels, as nmt-translate -v says"""
+        """the device, precision and threads as they are now (threads are process-wide)"""
     def __repr__(self) -> str:
         """Translator('runs/de-en', transformer/transformer, int8, shortlist, cpu)"""
 

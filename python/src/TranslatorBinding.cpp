@@ -275,7 +275,8 @@ void bindTranslator(py::module_& m) {
                              "whether translation scores only each batch's shortlist")
       .def_property_readonly("int8", [](const PythonTranslator& t) { return t.model().int8; })
       .def_property_readonly("runtime", [](const PythonTranslator& t) { return t.runtime().describe(); },
-                             "the device, precision, threads and matrix kernels, as nmt-translate -v says")
+                             "the device, precision and threads as they are now (threads are process-wide: another "
+                             "Translator may have set them since)")
       .def("__repr__", [](const PythonTranslator& t) {
         const auto& model = t.model();
         return fmt::format("Translator({}, {}/{}{}{}, {})", py::repr(py::str(model.directory)).cast<std::string>(),

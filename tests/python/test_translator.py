@@ -382,3 +382,12 @@ def test_the_nbest_list_is_ordered_by_normalized_score(model_dir, sources):
         assert [h.normalized_score for h in t.nbest] == [h.score for h in t.nbest]
     for t in translator.translate(sources[:10]) + translator.score(sources[:2], sources[:2]):
         assert t.nbest[0].normalized_score == t.nbest[0].score  # nothing ranked
+
+
+def test_runtime_says_the_threads_as_they_are_now(model_dir):
+    first = nmt.Translator(str(model_dir), threads=1)
+    assert first.runtime.endswith("OpenBLAS threads 1")
+    second = nmt.Translator(str(model_dir), threads=2)  # threads are process-wide
+    assert first.runtime.endswith("OpenBLAS threads 2") and second.runtime == first.runtime
+    nmt.Translator(str(model_dir), threads=1)  # as the other tests expect
+    assert first.runtime.endswith("OpenBLAS threads 1")
