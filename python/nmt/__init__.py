@@ -22,8 +22,9 @@ __all__ = ["Translator", "Translation", "Hypothesis", "train", "bleu", "chrf", "
 def _translate_iterable(self, texts, *, window=1024, progress=None, **options):
     """Translates an iterable of sentences lazily (a file object, a generator): reads `window` of them at
     a time, translates each window as translate() does (sorted batches), and yields the Translations in
-    input order. A line's end ("\\n", "\\r\\n") is not part of its sentence. progress: called with the number
-    of sentences done so far. Other keywords: translate()'s."""
+    input order. A line's end ("\\n", "\\r\\n") is not part of its sentence. When the iterable raises, the
+    sentences it gave are translated and yielded first. progress: called with the number of sentences done
+    so far. Other keywords: translate()'s."""
     if isinstance(texts, str):
         raise TypeError("texts must be an iterable of str, not str")
     if isinstance(window, bool) or not isinstance(window, int):
@@ -39,14 +40,19 @@ def _translate_iterable(self, texts, *, window=1024, progress=None, **options):
         return self.translate(chunk, progress=told if progress is not None else None, **options)
 
     chunk = []
-    for text in texts:
-        if isinstance(text, str) and text.endswith("\n"):
-            text = text[:-2] if text.endswith("\r\n") else text[:-1]
-        chunk.append(text)
-        if len(chunk) == window:
+    try:
+        for text in texts:
+            if isinstance(text, str) and text.endswith("\n"):
+                text = text[:-2] if text.endswith("\r\n") else text[:-1]
+            chunk.append(text)
+            if len(chunk) == window:
+                yield from translated(chunk)
+                done += len(chunk)
+                chunk = []
+    except Exception:  # the source failed: what it gave is translated first, then its error comes out
+        if chunk:
             yield from translated(chunk)
-            done += len(chunk)
-            chunk = []
+        raise
     if chunk:
         yield from translated(chunk)
 

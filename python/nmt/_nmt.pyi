@@ -265,6 +265,8 @@ class Bpe:
     def path(self) -> str:
         """the model file"""
     def __len__(self) -> int: ...
+    def __repr__(self) -> str:
+        """Bpe('de.model', vocab_size=8000)"""
 
 def train(
     config: Optional[Union[str, os.PathLike[str]]] = None,

@@ -187,7 +187,10 @@ void bindText(py::module_& m) {
       .def("decode_ids", [](const BpeModel& b, const std::vector<int>& ids) { return b.decodeIds(ids); }, py::arg("ids"))
       .def_property_readonly("vocab_size", &BpeModel::vocabSize)
       .def_property_readonly("path", &BpeModel::path)
-      .def("__len__", &BpeModel::vocabSize);
+      .def("__len__", &BpeModel::vocabSize)
+      .def("__repr__", [](const BpeModel& b) {
+        return "Bpe(" + py::repr(py::str(b.path())).cast<std::string>() + ", vocab_size=" + std::to_string(b.vocabSize()) + ")";
+      });
 }
 
 }  // namespace nmt::python

@@ -53,6 +53,7 @@ def test_score_arguments_name_what_is_wrong():
 def test_bpe_trains_encodes_and_decodes(corpus, tmp_path):
     bpe = nmt.Bpe.train([str(corpus / "train.src")], str(tmp_path / "bpe"), vocab_size=60)
     assert (tmp_path / "bpe.model").exists() and len(bpe) == 60 == bpe.vocab_size
+    assert repr(bpe) == f"Bpe({str(tmp_path / 'bpe.model')!r}, vocab_size=60)"
     text = "der Hund sieht die Katze"
     pieces = bpe.encode(text)
     assert pieces[0].startswith("\u2581") and bpe.decode(pieces) == text
