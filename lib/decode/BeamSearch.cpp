@@ -12,11 +12,6 @@
 namespace nmt {
 namespace {
 
-struct Finished {
-  Hypothesis hypothesis;
-  double rank;
-};
-
 // One sentence's search: its live beams and its endings.
 struct SentenceSearch {
   int64_t limit = 0;
@@ -24,7 +19,7 @@ struct SentenceSearch {
   std::vector<std::vector<int>> histories{{}};  // live beams' tokens; empty once the search is over
   std::vector<double> scores{0.0};
   std::vector<std::vector<float>> attention{{}};  // live beams' attention, a row per step (when kept)
-  std::vector<Finished> finished;
+  std::vector<Hypothesis> finished;  // endings, each with the rank beam search orders them by
 };
 
 // A beam's attention rows with this step's appended, as a hypothesis keeps them.
@@ -59,8 +54,8 @@ struct SentenceStep {
 };
 
 // A hypothesis that ends at this step: its pieces, score, attention (with this step's row) and rank.
-Finished ending(const SentenceSearch& search, std::vector<int> ids, int64_t beam, double score, bool eos,
-                const float* row, double alpha) {
+Hypothesis ending(const SentenceSearch& search, std::vector<int> ids, int64_t beam, double score, bool eos,
+                  const float* row, double alpha) {
   const std::size_t length = ids.size() + (eos ? 1 : 0);
   Hypothesis h;
   h.ids = std::move(ids);
@@ -68,8 +63,7 @@ Finished ending(const SentenceSearch& search, std::vector<int> ids, int64_t beam
   h.finished = eos;
   h.rank = normalizedScore(score, length, alpha);
   if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
-  const double rank = h.rank;
-  return {std::move(h), rank};
+  return h;
 }
 
 // Takes one step of one sentence's search from its candidates: endings are kept, up to K beams
@@ -108,7 +102,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const SentenceStep& st
     // stop when no live beam can still beat the K-th best ending: log-probabilities only
     // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
     std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
-                     [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+                     [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
     const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
     if (normalizedScore(bestLive, static_cast<std::size_t>(context.t) + 2, context.alpha) <= search.finished[K - 1].rank) {
       nextHistories.clear();
@@ -220,10 +214,10 @@ std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& se
   std::vector<std::vector<Hypothesis>> out(searches.size());
   for (std::size_t r = 0; r < searches.size(); ++r) {
     auto& finished = searches[r].finished;
-    std::stable_sort(finished.begin(), finished.end(), [](const Finished& x, const Finished& y) { return x.rank > y.rank; });
+    std::stable_sort(finished.begin(), finished.end(), [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
     for (auto& f : finished) {
       if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, nbest)) break;
-      out[r].push_back(std::move(f.hypothesis));
+      out[r].push_back(std::move(f));
     }
   }
   return out;
