@@ -113,18 +113,24 @@ std::function<void(std::size_t)> progressHook(const py::object& progress) {
   };
 }
 
-TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-                                    int64_t batchSize, double maxRatio, const py::object& progress) {
+// What every call takes: its batch size (checked), Ctrl-C, and its progress callable.
+TranslatorOptions callOptions(int64_t batchSize, const py::object& progress) {
   checkBatchSize(batchSize);
   TranslatorOptions options;
+  options.batchSize = static_cast<std::size_t>(batchSize);
   options.interrupted = signalRaised;
   options.progress = progressHook(progress);
+  return options;
+}
+
+TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
+                                    int64_t batchSize, double maxRatio, const py::object& progress) {
+  TranslatorOptions options = callOptions(batchSize, progress);
   options.decoding.beamSize = beam;
   options.decoding.nbest = nbest;
   options.decoding.lengthPenalty = lengthPenalty;
   options.decoding.keepAttention = attention;
   options.decoding.limits.ratio = maxRatio;
-  options.batchSize = static_cast<std::size_t>(batchSize);
   checkDecodingOptions(options.decoding);
   return options;
 }
@@ -256,11 +262,7 @@ void bindTranslator(py::module_& m) {
           "score",
           [](PythonTranslator& self, const py::object& sourcesGiven, const py::object& targetsGiven,
              int64_t batchSize, const py::object& progress) {
-            checkBatchSize(batchSize);
-            TranslatorOptions options;
-            options.batchSize = static_cast<std::size_t>(batchSize);
-            options.interrupted = signalRaised;
-            options.progress = progressHook(progress);
+            const auto options = callOptions(batchSize, progress);
             auto sources = textsArgument(sourcesGiven, "sources"), targets = textsArgument(targetsGiven, "targets");
             py::gil_scoped_release release;
             return self.score(std::move(sources), std::move(targets), options);
