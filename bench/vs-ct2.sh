@@ -382,6 +382,16 @@ int8_default() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
+# row_ratios ROW R32 R8 SECONDS: "x32 x8", a row's speed against CTranslate2 float32's best (R32) and int8's (R8):
+# none for CTranslate2 float32 itself, float32's alone for CTranslate2 int8, both for nmt's rows
+row_ratios() {
+  case $1 in
+    ct2-f32*) echo "- -" ;;
+    ct2-int8*) echo "$(ratio "$2" "$4") -" ;;
+    *) echo "$(ratio "$2" "$4") $(ratio "$3" "$4")" ;;
+  esac
+}
+
 report() {
   local cpu commit kernels t dec row key r32 r8 shortlist
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -427,13 +437,9 @@ report() {
       r32=$(best_ct2 "$t" "$dec" f32) r8=$(best_ct2 "$t" "$dec" int8)
       for row in $(rows_at "$t"); do
         key="$t|$dec|$row"
-        local x32="-" x8="-" d=$dec
+        local x32 x8 d=$dec
         [ "$dec" = greedy ] || d="beam $BEAM"
-        case $row in
-          ct2-f32*) ;;
-          ct2-int8*) x32=$(ratio "$r32" "${FASTEST[$key]}") ;;
-          *) x32=$(ratio "$r32" "${FASTEST[$key]}") x8=$(ratio "$r8" "${FASTEST[$key]}") ;;
-        esac
+        read -r x32 x8 <<< "$(row_ratios "$row" "$r32" "$r8" "${FASTEST[$key]}")"
         printf '| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |\n' "$t" "$d" "${LABEL[$row]}" \
           "${SECONDS_OF[$key]}" "${PIECES_OF[$key]}" "${RATES[$key]}" "${BLEU[$key]}" "${SAME[$key]}" "$LINES" "$x32" "$x8"
       done
@@ -470,13 +476,9 @@ in_process_report() {
       d=$dec
       [ "$dec" = greedy ] || d="beam $BEAM"
       for row in $(rows_at "$t"); do
-        key="$t|$dec|$row" x32="-" x8="-"
+        key="$t|$dec|$row"
         sec=$(in_seconds "$key")
-        case $row in
-          ct2-f32*) ;;
-          ct2-int8*) x32=$(ratio "$r32" "$sec") ;;
-          *) x32=$(ratio "$r32" "$sec") x8=$(ratio "$r8" "$sec") ;;
-        esac
+        read -r x32 x8 <<< "$(row_ratios "$row" "$r32" "$r8" "$sec")"
         printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$d" "${LABEL[$row]}" "${FASTEST[$key]}" \
           "${FASTEST[$key|twice]}" "$sec" "$x32" "$x8"
       done
