@@ -2,6 +2,7 @@
 
 #include "decode/RowTopK.h"
 #include "decode/Search.h"
+#include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
 
 #include <algorithm>
@@ -223,6 +224,20 @@ std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& se
   return out;
 }
 
+// The step's log-probabilities with StepRules applied, each row with its beam's history (rows are the
+// live beams, sentence by sentence).
+at::Tensor withRules(const at::Tensor& logProbs, const StepRules& rules, const std::vector<SentenceSearch>& searches,
+                     const std::vector<int64_t>& rowSentence) {
+  std::vector<const std::vector<int>*> histories;
+  for (std::size_t i = 0; i < rowSentence.size();) {
+    const auto& search = searches[static_cast<std::size_t>(rowSentence[i])];
+    for (const auto& history : search.histories) histories.push_back(&history), ++i;
+  }
+  auto onCpu = logProbs.to(at::kCPU, at::kFloat).contiguous();
+  rules.apply(onCpu, rowSentence, histories);
+  return onCpu.to(logProbs.device(), logProbs.scalar_type());
+}
+
 }  // namespace
 
 double normalizedScore(double score, std::size_t length, double alpha) {
@@ -231,9 +246,11 @@ double normalizedScore(double score, std::size_t length, double alpha) {
 }
 
 std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                                const BatchShortlist* shortlist) {
+                                                const BatchShortlist* shortlist,
+                                                const std::vector<SentenceGuide>* guides) {
   const DecodeLimits& limits = options.limits;
   const OutputSlice* slice = shortlist ? &shortlist->slice : nullptr;
+  const StepRules rules(guides, options.noRepeatNgram, slice);
   const int64_t K = std::max<int64_t>(1, options.beamSize);
   const int64_t B = batch.source.size(0);
   const auto device = batch.source.device();
@@ -243,7 +260,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
   std::vector<SentenceSearch> searches(B);
   for (int64_t r = 0; r < B; ++r) {
     searches[r].sourceLength = batch.sourceLengths[r].item<int64_t>();
-    searches[r].limit = limits.maxLength(searches[r].sourceLength);
+    searches[r].limit = rules.limitFor(r, limits.maxLength(searches[r].sourceLength), limits.extra, limits.cap);
   }
 
   // Live rows are the live beams of the sentences still searching, sentence by sentence.
@@ -269,9 +286,10 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     leaveOutUnproducible(step.logits,
                          shortlist ? shortlist->ownPieces.index_select(0, sentenceOfRow.to(device)) : torch::Tensor());
     // in place: the logits are not read again, and a [rows, V] matrix a step is not allocated and written anew
-    const auto logProbs = step.logits.is_contiguous() && step.logits.scalar_type() == at::kFloat
-                              ? at::_log_softmax_out(step.logits, step.logits, 1, false)
-                              : step.logProbs();
+    auto logProbs = step.logits.is_contiguous() && step.logits.scalar_type() == at::kFloat
+                        ? at::_log_softmax_out(step.logits, step.logits, 1, false)
+                        : step.logProbs();
+    if (rules.any()) logProbs = withRules(logProbs, rules, searches, rowSentence);
     const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();

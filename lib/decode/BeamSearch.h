@@ -4,6 +4,7 @@
 #include "decode/BatchShortlist.h"
 #include "decode/DecodingOptions.h"
 #include "decode/Hypothesis.h"
+#include "decode/SentenceGuide.h"
 #include "model/Seq2Seq.h"
 
 #include <vector>
@@ -22,8 +23,10 @@ double normalizedScore(double score, std::size_t length, double alpha);
 // raw log-probability; Hypothesis::attention is kept as greedySearch keeps it, a row per step
 // taken (</s> included). Call under inference mode.
 // shortlist: each sentence chooses among its own list's pieces only (batch row r: ownPieces row r);
-// null: the whole vocabulary.
+// null: the whole vocabulary. guides: one per batch row, or null; with them or options.noRepeatNgram,
+// a step's candidates follow StepRules (batch row r begins with (*guides)[r].prefix).
 std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                                const BatchShortlist* shortlist = nullptr);
+                                                const BatchShortlist* shortlist = nullptr,
+                                                const std::vector<SentenceGuide>* guides = nullptr);
 
 }  // namespace nmt

@@ -22,10 +22,31 @@ void checkDecodingOptions(const DecodingOptions& options) {
     throw OptionError(fmt::format("`nbest` {} needs `beam` {} or more", options.nbest, options.nbest));
   checkNumber("length-penalty", options.lengthPenalty, kMaxLengthPenalty);
   checkNumber("max-ratio", options.limits.ratio, kMaxLengthRatio);
+  const Sampling& sampling = options.sampling;
+  if (sampling.topk < 0)
+    throw OptionError(fmt::format("`sampling-topk` must be 0 (the whole distribution) or more, not {}", sampling.topk));
+  if (!(sampling.topp > 0.0 && sampling.topp <= 1.0))
+    throw OptionError(fmt::format("`sampling-topp` must be a number above 0 and at most 1, not {}", sampling.topp));
+  if (!(sampling.temperature > 0.0 && sampling.temperature <= kMaxTemperature))
+    throw OptionError(fmt::format("`sampling-temperature` must be a number above 0 and at most {}, not {}",
+                                  kMaxTemperature, sampling.temperature));
+  if (!sampling.on() && (sampling.topp != 1.0 || sampling.temperature != 1.0))
+    throw OptionError(fmt::format("`{}` changes nothing without sampling: set `sampling-topk` to 0 (the whole "
+                                  "distribution) or above 1",
+                                  sampling.topp != 1.0 ? "sampling-topp" : "sampling-temperature"));
+  if (sampling.on() && options.beamSize > 1)
+    throw OptionError(fmt::format("sampling draws one translation a sentence: `sampling-topk` {} needs `beam` 1, not {}",
+                                  sampling.topk, options.beamSize));
+  if (options.noRepeatNgram < 0 || options.noRepeatNgram > kMaxNgram)
+    throw OptionError(fmt::format("`no-repeat-ngram` must be between 0 (off) and {}, not {}", kMaxNgram,
+                                  options.noRepeatNgram));
 }
 
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b) {
-  return a.beamSize == b.beamSize && a.nbest == b.nbest && a.keepAttention == b.keepAttention;
+  return a.beamSize == b.beamSize && a.nbest == b.nbest && a.keepAttention == b.keepAttention &&
+         a.sampling.topk == b.sampling.topk && a.sampling.topp == b.sampling.topp &&
+         a.sampling.temperature == b.sampling.temperature && a.sampling.seed == b.sampling.seed &&
+         a.noRepeatNgram == b.noRepeatNgram;
 }
 
 }  // namespace nmt

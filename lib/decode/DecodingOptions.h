@@ -6,6 +6,20 @@
 
 namespace nmt {
 
+// Drawing each piece from the model's distribution instead of taking the most likely one (greedy
+// search only): how back-translation corpora are made. On where topk is not 1: each step draws among
+// the topk most likely pieces (0: all), cut further to the fewest whose probabilities sum to topp, from
+// the distribution at `temperature`. Seeded: each sentence draws from a stream of its own (its place
+// in the call), so the same seed, sentence and options give the same pieces in any batch, on any thread.
+struct Sampling {
+  int64_t topk = 1;           // 1: no sampling (greedy search); 0: the whole distribution
+  double topp = 1.0;          // nucleus: 0 < topp <= 1
+  double temperature = 1.0;   // > 0; below 1 sharper, above 1 flatter
+  uint64_t seed = 0;
+
+  bool on() const { return topk != 1; }
+};
+
 // How to search for translations, for greedy and beam search alike (search() picks by beamSize).
 struct DecodingOptions {
   int64_t beamSize = 1;        // 1: greedy search
@@ -15,6 +29,8 @@ struct DecodingOptions {
   bool keepAttention = false;  // the best hypothesis' attention over the source
   bool scores = true;          // each hypothesis' log-probability (false: greedy search skips the softmax's
                                // normaliser and leaves Hypothesis::score NaN; beam search needs them anyway)
+  Sampling sampling;           // off by default
+  int64_t noRepeatNgram = 0;   // > 0: no hypothesis repeats an n-gram of this many pieces (its prefix's aside)
 };
 
 // Bounds on what a request may ask for, so that no value (a typo, a hostile client) takes a
@@ -22,13 +38,17 @@ struct DecodingOptions {
 constexpr int64_t kMaxBeam = 100;
 constexpr double kMaxLengthPenalty = 10.0;
 constexpr double kMaxLengthRatio = 1000.0;  // past ~128 every length meets DecodeLimits::cap anyway
+constexpr double kMaxTemperature = 100.0;
+constexpr int64_t kMaxNgram = 256;  // DecodeLimits::cap: no translation is longer
 
 // OptionError naming the option and its bounds when the beam is not 1..kMaxBeam, the n-best list
-// not 1..beam, or the length penalty or max ratio not a number from 0 to its maximum (NaN and
-// infinities included).
+// not 1..beam, the length penalty or max ratio not a number from 0 to its maximum (NaN and
+// infinities included), sampling's top-k negative, top-p not in (0, 1], temperature not in
+// (0, kMaxTemperature], top-p or temperature set without sampling, sampling with a beam, or
+// no-repeat-ngram not 0..kMaxNgram.
 void checkDecodingOptions(const DecodingOptions& options);
 
-// Whether two requests ask for the same search (beam, n-best, attention), so that their sentences
+// Whether two requests ask for the same search (beam, n-best, attention, sampling, repeats), so that their sentences
 // may share a batch: what a request chooses; the length limits and penalty are the translator's.
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b);
 

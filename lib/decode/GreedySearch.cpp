@@ -1,15 +1,66 @@
 #include "decode/GreedySearch.h"
 
 #include "decode/GreedyPick.h"
+#include "decode/Sampler.h"
 #include "decode/Search.h"
+#include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
+
+#include <ATen/ATen.h>
 
 #include <limits>
 
 namespace nmt {
+namespace {
+
+// A guided or sampled step's choice for the alive rows (aliveRows: their batch rows; histories: every
+// batch row's pieces so far): the step's log-probabilities with what may not be chosen at -inf, then
+// the largest or a draw. As greedyStep: ids are vocabulary ids, logProbs what the model gave them.
+GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks,
+                      const StepRules& rules, const Sampling& sampling, const std::vector<int64_t>& aliveRows,
+                      const std::vector<std::vector<int>>& histories, const std::vector<SentenceGuide>* guides,
+                      int64_t t) {
+  const auto device = logits.device();
+  leaveOutUnproducible(logits, slice ? rowMasks : at::Tensor());
+  auto logProbs = at::log_softmax(logits, -1).to(at::kCPU, at::kFloat).contiguous();
+  std::vector<const std::vector<int>*> own;
+  for (int64_t r : aliveRows) own.push_back(&histories[static_cast<std::size_t>(r)]);
+  rules.apply(logProbs, aliveRows, own);
+  at::Tensor columns;
+  if (sampling.on()) {
+    std::vector<uint64_t> streams, steps(aliveRows.size(), static_cast<uint64_t>(t));
+    for (int64_t r : aliveRows)
+      streams.push_back(guides ? (*guides)[static_cast<std::size_t>(r)].stream : static_cast<uint64_t>(r));
+    columns = samplePieces(logProbs, sampling, streams, steps);
+  } else {
+    columns = bestOfEachRow(logProbs).second;
+  }
+  GreedyPick pick;
+  pick.logProbs = logProbs.gather(1, columns.unsqueeze(1)).squeeze(1).to(device);
+  columns = columns.to(device);
+  pick.ids = slice ? slice->deviceIds.index_select(0, columns) : columns;
+  return pick;
+}
+
+}  // namespace
 
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
                                      bool keepAttention, const BatchShortlist* shortlist, bool scored) {
+  DecodingOptions options;
+  options.limits = limits;
+  options.keepAttention = keepAttention;
+  options.scores = scored;
+  return greedySearch(model, batch, options, shortlist, nullptr);
+}
+
+std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
+                                     const BatchShortlist* shortlist, const std::vector<SentenceGuide>* guides) {
+  const DecodeLimits& limits = options.limits;
+  const bool keepAttention = options.keepAttention;
+  const bool scored = options.scores;
+  const OutputSlice* slice = shortlist ? &shortlist->slice : nullptr;
+  const StepRules rules(guides, options.noRepeatNgram, slice);
+  const bool guided = rules.any() || options.sampling.on();
   const int64_t rows = batch.source.size(0);
   const auto device = batch.source.device();
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -18,7 +69,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   std::vector<int64_t> limit(rows);
   int64_t longest = 0;
   for (int64_t r = 0; r < rows; ++r) {
-    limit[r] = limits.maxLength(batch.sourceLengths[r].item<int64_t>());
+    limit[r] = rules.limitFor(r, limits.maxLength(batch.sourceLengths[r].item<int64_t>()), limits.extra, limits.cap);
     longest = std::max(longest, limit[r]);
   }
   const auto longOptions = torch::TensorOptions().dtype(torch::kInt64).device(device);
@@ -30,15 +81,26 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   DecoderState state = model->initialDecoderState(encoded);
   // A decoder that reads shared memory rows keeps the batch's memory whole, read through `alive`.
   const bool sharedMemory = model->decoder().readsMemoryRowsInPlace(device);
-  const OutputSlice* slice = shortlist ? &shortlist->slice : nullptr;
   auto rowMasks = shortlist ? shortlist->ownPieces : torch::Tensor();  // the alive rows'
   auto previous = torch::full({rows}, SpecialIds::kBos, longOptions);
   auto scores = torch::full({rows}, scored ? 0.0 : std::numeric_limits<double>::quiet_NaN(),
                             torch::TensorOptions().dtype(torch::kFloat64).device(device));
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
+  // guided: each batch row's pieces so far, and the alive rows' batch rows, on the host
+  std::vector<std::vector<int>> histories(guided ? static_cast<std::size_t>(rows) : 0);
+  std::vector<int64_t> aliveRows;
+  if (guided)
+    for (int64_t r = 0; r < rows; ++r) aliveRows.push_back(r);
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    auto [best, next] = greedyStep(step.logits, slice, rowMasks, scored);
+    auto [best, next] = guided ? guidedStep(step.logits, slice, rowMasks, rules, options.sampling, aliveRows, histories,
+                                            guides, t)
+                               : greedyStep(step.logits, slice, rowMasks, scored);
+    if (guided) {
+      const auto chosen = next.cpu();
+      for (std::size_t i = 0; i < aliveRows.size(); ++i)
+        histories[static_cast<std::size_t>(aliveRows[i])].push_back(static_cast<int>(chosen[static_cast<int64_t>(i)].item<int64_t>()));
+    }
     if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
     if (keepAttention)
@@ -54,6 +116,11 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
       const std::vector<bool> goesOn(goes.data_ptr<bool>(), goes.data_ptr<bool>() + goes.numel());
       const auto order = holesFilledFromTheEnd(goesOn);
       const std::vector<int64_t> rowsKept(order.begin(), order.end());
+      if (guided) {
+        std::vector<int64_t> kept;
+        for (int64_t i : rowsKept) kept.push_back(aliveRows[static_cast<std::size_t>(i)]);
+        aliveRows = std::move(kept);
+      }
       const auto keep = torch::tensor(rowsKept, torch::kInt64).to(device);
       alive = alive.index_select(0, keep);
       aliveLimits = aliveLimits.index_select(0, keep);

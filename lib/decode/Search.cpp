@@ -15,19 +15,21 @@ std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
   return {values.squeeze(1), places.squeeze(1)};
 }
 
-SearchStrategy chooseSearch(const DecodingOptions& options, const Decoder& decoder, bool sentencesAhead) {
+SearchStrategy chooseSearch(const DecodingOptions& options, const Decoder& decoder, bool sentencesAhead,
+                            bool prefixes) {
   if (options.beamSize > 1) return SearchStrategy::kBeamBatches;
-  if (!decoder.takesNewcomers() || (sentencesAhead && decoder.sortedBatchesFaster())) return SearchStrategy::kGreedyBatches;
+  const bool guided = prefixes || options.sampling.on() || options.noRepeatNgram > 0;
+  if (guided || !decoder.takesNewcomers() || (sentencesAhead && decoder.sortedBatchesFaster())) return SearchStrategy::kGreedyBatches;
   return SearchStrategy::kGreedyRunningBatch;
 }
 
 std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
-                                            const BatchShortlist* shortlist) {
+                                            const BatchShortlist* shortlist, const std::vector<SentenceGuide>* guides) {
   checkDecodingOptions(options);
-  if (chooseSearch(options, model->decoder(), true) == SearchStrategy::kBeamBatches)
-    return beamSearch(model, batch, options, shortlist);
+  if (chooseSearch(options, model->decoder(), true, guides != nullptr) == SearchStrategy::kBeamBatches)
+    return beamSearch(model, batch, options, shortlist, guides);
   std::vector<std::vector<Hypothesis>> out;
-  for (auto& h : greedySearch(model, batch, options.limits, options.keepAttention, shortlist, options.scores)) out.push_back({std::move(h)});
+  for (auto& h : greedySearch(model, batch, options, shortlist, guides)) out.push_back({std::move(h)});
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "decode/Translation.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nmt {
@@ -14,7 +15,8 @@ Translation untranslated(const TextCodec& codec, const std::string& sentence) {
   return t;
 }
 
-void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec) {
+void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec,
+                   std::size_t prefixPieces) {
   if (!hypotheses.empty() && hypotheses.front().attention.defined()) t.attention = hypotheses.front().attention;
   for (auto& h : hypotheses) {
     auto target = codec.target(std::move(h.ids), h.finished);
@@ -25,6 +27,7 @@ void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const Tex
     out.score = h.score;
     out.finished = h.finished;
     out.normalizedScore = std::isnan(h.rank) ? h.score : h.rank;
+    out.prefixPieces = std::min(prefixPieces, out.ids.size());
     t.hypotheses.push_back(std::move(out));
   }
 }

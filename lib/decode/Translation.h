@@ -20,6 +20,7 @@ struct TranslatedHypothesis {
   bool finished = false;            // ended with </s> (false: cut at the length limit)
   double normalizedScore = 0.0;     // what the n-best list is ordered by: beam search's length-normalised
                                     // score (Hypothesis::rank); the score where nothing ranked (greedy, forced)
+  std::size_t prefixPieces = 0;     // the first pieces (and ids) were the given prefix, not searched for
 };
 
 // Everything known of one sentence's translation: what was read, the hypotheses best first,
@@ -39,7 +40,8 @@ struct Translation {
 // A translation of `sentence` with its source read (TextCodec::source) and no hypotheses yet.
 Translation untranslated(const TextCodec& codec, const std::string& sentence);
 // A search's hypotheses (best first) into t, read back as text and pieces; the best one's attention
-// when the search kept it.
-void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec);
+// when the search kept it. prefixPieces: how many of each one's first pieces were given.
+void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec,
+                   std::size_t prefixPieces = 0);
 
 }  // namespace nmt

@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 namespace nmt {
@@ -25,6 +26,15 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
   std::vector<std::vector<std::size_t>> parts(std::max<std::size_t>(1, std::min(threads, runs)));
   for (std::size_t i = 0; i < todo.size(); ++i) parts[(i / batchSize) % parts.size()].push_back(todo[i]);
   return parts;
+}
+
+// A sorted list with these pieces added.
+std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> pieces) {
+  std::sort(pieces.begin(), pieces.end());
+  std::vector<int> merged;
+  std::set_union(list.begin(), list.end(), pieces.begin(), pieces.end(), std::back_inserter(merged));
+  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+  return merged;
 }
 
 [[noreturn]] void refuseBatchSize(const std::string& given) {
@@ -105,7 +115,35 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
   return out;
 }
 
+std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
+                                                 const std::string& prefixesName) const {
+  const bool anyPrefix = std::any_of(prefixes.begin(), prefixes.end(), [](const std::string& p) { return !p.empty(); });
+  if (!anyPrefix && !options_.decoding.sampling.on()) return {};
+  std::vector<SentenceGuide> guides(sentences);
+  const auto codec = model_.codec();
+  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
+  for (std::size_t i = 0; i < sentences; ++i) {
+    guides[i].stream = i;
+    if (i >= prefixes.size() || prefixes[i].empty()) continue;
+    guides[i].prefix = codec.reference(prefixes[i]).ids;
+    if (guides[i].prefix.size() >= cap)
+      throw InputError(fmt::format("{}:{}: a prefix of {} pieces, where a translation holds fewer than {}", prefixesName,
+                                   i + 1, guides[i].prefix.size(), cap));
+  }
+  return guides;
+}
+
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
+  return translate(sentences, {});
+}
+
+std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences,
+                                               const std::vector<std::string>& prefixes,
+                                               const std::string& prefixesName) {
+  if (!prefixes.empty() && prefixes.size() != sentences.size())
+    throw InputError(fmt::format("{}: {} prefixes for {} sentences: give one a sentence (an empty one: none)",
+                                 prefixesName, prefixes.size(), sentences.size()));
+  const auto guides = guidesFor(prefixes, sentences.size(), prefixesName);
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
@@ -124,7 +162,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
     std::optional<SingleThreadedBlas> oneThread;
     if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
-    decode(todo, sources, out, call);
+    decode(todo, sources, guides, out, call);
     call.finish();
     return out;
   }
@@ -133,7 +171,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
       c10::InferenceMode threadInference;
       const AutocastScope threadAutocast(model_.device, model_.precision);
-      decode(parts[part], sources, out, call);  // each writes only its own sentences' Translations
+      decode(parts[part], sources, guides, out, call);  // each writes only its own sentences' Translations
     });
   });
   call.finish();
@@ -141,13 +179,14 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
 }
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                        std::vector<Translation>& out, LongCall& call) {
-  switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true)) {
+                        const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call) {
+  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
+  switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true, prefixes)) {
     case SearchStrategy::kGreedyRunningBatch:
       return translateGreedyContinuously(todo, out, call);
     case SearchStrategy::kGreedyBatches:
     case SearchStrategy::kBeamBatches:
-      return translateInBatches(todo, sources, out, call);
+      return translateInBatches(todo, sources, guides, out, call);
   }
 }
 
@@ -172,7 +211,8 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
 }
 
 void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                                    std::vector<Translation>& out, LongCall& call) {
+                                    const std::vector<SentenceGuide>& guides, std::vector<Translation>& out,
+                                    LongCall& call) {
   const std::size_t batchSize = sentencesPerBatch(options_, model_.int8);
   for (std::size_t start = 0; start < todo.size(); start += batchSize) {
     call.check();
@@ -181,14 +221,21 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     BatchShortlist lists;
     if (const Shortlist* list = shortlist()) {
       std::vector<std::vector<int>> own;  // in the batch's row order
-      for (std::size_t example : batch.examples) own.push_back(list->targetsFor(sources[example]));
+      for (std::size_t example : batch.examples)  // a prefix's pieces join its sentence's list
+        own.push_back(guides.empty() ? list->targetsFor(sources[example])
+                                     : withPieces(list->targetsFor(sources[example]), guides[example].prefix));
       std::vector<const std::vector<int>*> rowsLists;
       for (const auto& o : own) rowsLists.push_back(&o);
       lists = batchShortlist(model_.model, *list, rowsLists);
     }
-    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &lists : nullptr);
+    std::vector<SentenceGuide> rowGuides;  // in the batch's row order
+    for (std::size_t example : batch.examples)
+      if (!guides.empty()) rowGuides.push_back(guides[example]);
+    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &lists : nullptr,
+                        guides.empty() ? nullptr : &rowGuides);
     const auto codec = model_.codec();
-    for (std::size_t r = 0; r < found.size(); ++r) addHypotheses(out[batch.examples[r]], std::move(found[r]), codec);
+    for (std::size_t r = 0; r < found.size(); ++r)
+      addHypotheses(out[batch.examples[r]], std::move(found[r]), codec, guides.empty() ? 0 : rowGuides[r].prefix.size());
     call.advance(found.size());
   }
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decode/DecodingOptions.h"
+#include "decode/SentenceGuide.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
 #include "util/LongCall.h"
@@ -69,6 +70,13 @@ class Translator {
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
+  // The same, each translation beginning with its given prefix (line-aligned; an empty one: none),
+  // read as the target's pieces and kept as given: the search continues after it (greedy or beam, the
+  // options' search) and TranslatedHypothesis::prefixPieces says how many pieces it gave. A sentence
+  // with a prefix may grow to the prefix and DecodeLimits::extra more pieces (within its cap).
+  // InputError "NAME:LINE: ..." for a prefix of DecodeLimits::cap pieces or more.
+  std::vector<Translation> translate(const std::vector<std::string>& sentences, const std::vector<std::string>& prefixes,
+                                     const std::string& prefixesName = "prefixes");
   // Forced decoding (Python's Translator.score; nmt-attention --reference): each sentence with its
   // given translation (line-aligned). The one hypothesis is the reference (its pieces as written)
   // with its log-probability; attention is always filled.
@@ -83,6 +91,10 @@ class Translator {
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
 
  private:
+  // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
+  // its samples' stream); empty where nothing is given and nothing is sampled.
+  std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
+                                       const std::string& prefixesName) const;
   // Reads each sentence's source into out and its ids into sources; returns the indices of the non-empty ones.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<std::vector<int>>& sources) const;
@@ -93,10 +105,10 @@ class Translator {
   // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
   // greedy search with a decoder that takes no newcomers).
   void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                          std::vector<Translation>& out, LongCall& call);
-  // One of the two above, as the model and options ask.
+                          const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call);
+  // One of the two above, as the model and options ask (guides: none, or one a sentence).
   void decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-              std::vector<Translation>& out, LongCall& call);
+              const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call);
 
   TranslationModel& model_;
   TranslatorOptions options_;

@@ -1,0 +1,68 @@
+#include "decode/Sampler.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace nmt {
+namespace {
+
+uint64_t splitMix(uint64_t x) {  // SplitMix64's finaliser: every input bit reaches every output bit
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+int64_t drawRow(const double* row, int64_t V, const Sampling& sampling, double u) {
+  std::vector<int64_t> order;
+  order.reserve(static_cast<std::size_t>(V));
+  for (int64_t c = 0; c < V; ++c)
+    if (std::isfinite(row[c])) order.push_back(c);
+  if (order.empty()) return std::max_element(row, row + V) - row;
+  const auto larger = [&](int64_t a, int64_t b) { return row[a] > row[b] || (row[a] == row[b] && a < b); };
+  auto keep = static_cast<std::size_t>(sampling.topk);
+  if (keep == 0 || keep > order.size()) keep = order.size();
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(), larger);
+  order.resize(keep);
+  std::vector<double> weights(keep);
+  const double top = row[order[0]] / sampling.temperature;
+  for (std::size_t i = 0; i < keep; ++i) weights[i] = std::exp(row[order[i]] / sampling.temperature - top);
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  if (sampling.topp < 1.0) {  // the fewest largest whose share reaches topp
+    double sum = 0.0;
+    std::size_t n = 0;
+    while (n < keep && sum < sampling.topp * total) sum += weights[n++];
+    weights.resize(std::max<std::size_t>(1, n));
+  }
+  const double kept = std::accumulate(weights.begin(), weights.end(), 0.0);
+  double target = u * kept, sum = 0.0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    sum += weights[i];
+    if (target < sum) return order[i];
+  }
+  return order[weights.size() - 1];  // u * kept rounded up to the sum
+}
+
+}  // namespace
+
+double uniformDraw(uint64_t seed, uint64_t stream, uint64_t step) {
+  const uint64_t bits = splitMix(splitMix(splitMix(seed) ^ stream) ^ step);
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
+
+at::Tensor samplePieces(const at::Tensor& logProbs, const Sampling& sampling, const std::vector<uint64_t>& streams,
+                        const std::vector<uint64_t>& steps) {
+  const auto rows = logProbs.to(at::kCPU, at::kDouble).contiguous();
+  const int64_t R = rows.size(0), V = rows.size(1);
+  auto out = at::empty({R}, at::kLong);
+  auto column = out.accessor<int64_t, 1>();
+  for (int64_t r = 0; r < R; ++r)
+    column[r] = drawRow(rows.data_ptr<double>() + r * V, V, sampling,
+                     uniformDraw(sampling.seed, streams[static_cast<std::size_t>(r)], steps[static_cast<std::size_t>(r)]));
+  return out.to(logProbs.device());
+}
+
+}  // namespace nmt

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace nmt {
+
+// What one sentence's search is given beside its source: the target's first pieces, and the stream
+// its samples are drawn from (Sampling), so that a sentence samples alike in any batch.
+struct SentenceGuide {
+  std::vector<int> prefix;  // target ids the translation must begin with (none: free from the first piece)
+  uint64_t stream = 0;      // its place in the call
+};
+
+}  // namespace nmt
