@@ -4,6 +4,7 @@
 #include "tokenization/SpecialIds.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace nmt {
 
@@ -38,15 +39,24 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
     gold = at::tensor(columns, at::kLong).unsqueeze(0).to(gold.device());
   }
   std::vector<at::Tensor> goldLogProbs, attention;
+  at::Tensor last;  // the last step's log-probabilities [1, columns]
   for (int64_t t = 0; t < gold.size(1); ++t) {
     auto step = model->decodeStep(input.select(1, t), state, memory, shortlist ? &shortlist->slice : nullptr,
                                   at::Tensor());
     leaveOutUnproducible(step.logits, shortlist ? shortlist->ownPieces : at::Tensor());
-    goldLogProbs.push_back(step.logProbs().gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
+    last = step.logProbs();
+    goldLogProbs.push_back(last.gather(1, gold.narrow(1, t, 1)));  // [1, 1], read once at the end
     attention.push_back(step.attention[0]);
     state = std::move(step.state);
   }
   ForcedResult result;
+  last = last[0].to(torch::kCPU, torch::kFloat32);
+  if (shortlist) {  // the slice's columns back to target ids
+    result.next = at::full({model->config().targetVocab}, -std::numeric_limits<float>::infinity(), at::kFloat);
+    result.next.index_copy_(0, shortlist->slice.deviceIds.cpu(), last);
+  } else {
+    result.next = last;
+  }
   result.score = at::cat(goldLogProbs).to(torch::kCPU, torch::kFloat64).sum().item<double>();
   result.attention = at::stack(attention).to(torch::kCPU, torch::kFloat32);
   return result;

@@ -10,6 +10,8 @@ namespace nmt {
 struct ForcedResult {
   at::Tensor attention;  // [target pieces + 1 (</s>), source pieces + 1 (</s>)] on the CPU
   double score = 0.0;    // log-probability of target + </s>
+  at::Tensor next;       // [V] float32 on the CPU: each target id's log-probability right after target (where
+                         // </s> was scored); -inf for what a search may not produce there
 };
 
 // Feeds a known translation one piece a step, as the searches step (teacher forcing), and records

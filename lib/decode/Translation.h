@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nmt {
@@ -32,9 +33,21 @@ struct Translation {
   bool truncated = false;                 // the input had more than the model's maximum
   std::vector<TranslatedHypothesis> hypotheses;  // best first (one unless nbest > 1); none for an empty input
   at::Tensor attention;  // the best hypothesis' [its pieces, source pieces], when asked for
+  std::vector<std::pair<int, int>> alignment;  // the best hypothesis' word alignment (source word, target
+                                               // word), when asked for (decode/WordAlignment.h)
 
   bool empty() const { return hypotheses.empty(); }
   const TranslatedHypothesis& best() const { return hypotheses.front(); }
+};
+
+// One choice at a position of a translation (Translator::alternatives): a piece, how likely the model
+// finds it there, and the translation that follows from choosing it.
+struct Alternative {
+  std::string piece;                // "</s>": the translation ends there
+  int id = 0;
+  double logProbability = 0.0;      // of the piece after the prefix
+  TranslatedHypothesis completion;  // the prefix, the piece, then the search's continuation (prefixPieces
+                                    // counts the prefix and the piece; score: the whole log-probability)
 };
 
 // A translation of `sentence` with its source read (TextCodec::source) and no hypotheses yet.

@@ -4,6 +4,7 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/RunningBatch.h"
 #include "decode/Search.h"
+#include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 #include "util/ParallelFor.h"
 #include "util/Precision.h"
@@ -62,6 +63,8 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
   checkBatchSize(options_.batchSize);
   checkDecodingOptions(options_.decoding);
+  checkAlignmentOptions(options_.alignment);
+  if (options_.alignment.on()) options_.decoding.keepAttention = true;
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
     throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
@@ -120,17 +123,68 @@ std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>&
   const bool anyPrefix = std::any_of(prefixes.begin(), prefixes.end(), [](const std::string& p) { return !p.empty(); });
   if (!anyPrefix && !options_.decoding.sampling.on()) return {};
   std::vector<SentenceGuide> guides(sentences);
-  const auto codec = model_.codec();
-  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
   for (std::size_t i = 0; i < sentences; ++i) {
     guides[i].stream = i;
-    if (i >= prefixes.size() || prefixes[i].empty()) continue;
-    guides[i].prefix = codec.reference(prefixes[i]).ids;
-    if (guides[i].prefix.size() >= cap)
-      throw InputError(fmt::format("{}:{}: a prefix of {} pieces, where a translation holds fewer than {}", prefixesName,
-                                   i + 1, guides[i].prefix.size(), cap));
+    if (i < prefixes.size() && !prefixes[i].empty()) guides[i].prefix = prefixIds(prefixes[i], prefixesName, i + 1);
   }
   return guides;
+}
+
+std::vector<int> Translator::prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const {
+  auto ids = model_.codec().reference(prefix).ids;
+  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
+  if (ids.size() >= cap)
+    throw InputError(fmt::format("{}:{}: a prefix of {} pieces, where a translation holds fewer than {}", name, line,
+                                 ids.size(), cap));
+  return ids;
+}
+
+std::vector<Alternative> Translator::alternatives(const std::string& sentence, const std::string& prefix,
+                                                  std::size_t count) {
+  if (count < 1 || count > kMaxAlternatives)
+    throw OptionError(fmt::format("`alternatives` must be between 1 and {}, not {}", kMaxAlternatives, count));
+  const auto given = prefixIds(prefix, "prefix", 1);
+  const auto source = untranslated(model_.codec(), sentence);
+  if (source.sourceIds.empty()) return {};
+  ForcedResult forced;
+  {
+    c10::InferenceMode inference;
+    const AutocastScope autocast(model_.device, model_.precision);
+    const auto list = shortlist() ? forcedShortlist(model_.model, *shortlist(), source.sourceIds, given) : BatchShortlist();
+    forced = forcedDecode(model_.model, source.sourceIds, given, shortlist() ? &list : nullptr);
+  }
+  const auto finite = forced.next.isfinite().sum().item<int64_t>();
+  const auto [logProbs, ids] = forced.next.topk(std::min<int64_t>(static_cast<int64_t>(count), finite));
+  std::vector<Alternative> out;
+  std::vector<SentenceGuide> guides;
+  for (int64_t k = 0; k < ids.size(0); ++k) {
+    Alternative a;
+    a.id = static_cast<int>(ids[k].item<int64_t>());
+    a.logProbability = logProbs[k].item<double>();
+    out.push_back(std::move(a));
+    if (out.back().id == SpecialIds::kEos) continue;  // nothing follows the end
+    guides.push_back({given, guides.size()});
+    guides.back().prefix.push_back(out.back().id);
+  }
+  const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides);
+  const auto codec = model_.codec();
+  for (std::size_t k = 0, c = 0; k < out.size(); ++k) {
+    auto& a = out[k];
+    if (a.id != SpecialIds::kEos) {
+      a.completion = completions[c++].best();
+      a.piece = a.completion.pieces[given.size()];
+      continue;
+    }
+    auto target = codec.target(given, true);
+    a.piece = "</s>";
+    a.completion.text = std::move(target.text);
+    a.completion.pieces = std::move(target.pieces);
+    a.completion.ids = std::move(target.ids);
+    a.completion.score = a.completion.normalizedScore = forced.score;
+    a.completion.finished = true;
+    a.completion.prefixPieces = given.size();
+  }
+  return out;
 }
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {
@@ -143,7 +197,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   if (!prefixes.empty() && prefixes.size() != sentences.size())
     throw InputError(fmt::format("{}: {} prefixes for {} sentences: give one a sentence (an empty one: none)",
                                  prefixesName, prefixes.size(), sentences.size()));
-  const auto guides = guidesFor(prefixes, sentences.size(), prefixesName);
+  return translateGuided(sentences, guidesFor(prefixes, sentences.size(), prefixesName));
+}
+
+std::vector<Translation> Translator::translateGuided(const std::vector<std::string>& sentences,
+                                                     const std::vector<SentenceGuide>& guides) {
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
@@ -163,17 +221,17 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
     std::optional<SingleThreadedBlas> oneThread;
     if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
     decode(todo, sources, guides, out, call);
-    call.finish();
-    return out;
-  }
-  const SingleThreadedBlas oneThreadEach;
-  call.whileAsking([&] {
-    parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
-      c10::InferenceMode threadInference;
-      const AutocastScope threadAutocast(model_.device, model_.precision);
-      decode(parts[part], sources, guides, out, call);  // each writes only its own sentences' Translations
+  } else {
+    const SingleThreadedBlas oneThreadEach;
+    call.whileAsking([&] {
+      parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
+        c10::InferenceMode threadInference;
+        const AutocastScope threadAutocast(model_.device, model_.precision);
+        decode(parts[part], sources, guides, out, call);  // each writes only its own sentences' Translations
+      });
     });
-  });
+  }
+  for (auto& t : out) alignTranslation(t, options_.alignment);
   call.finish();
   return out;
 }

@@ -4,6 +4,7 @@
 #include "decode/SentenceGuide.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
+#include "decode/WordAlignment.h"
 #include "util/LongCall.h"
 
 #include <functional>
@@ -15,6 +16,7 @@ namespace nmt {
 
 struct TranslatorOptions {
   DecodingOptions decoding;  // greedy (beamSize 1) or beam search
+  AlignmentOptions alignment;  // each Translation's word alignment (keeps attention)
   // sentences per batch, sorted by length first (beam search: K rows each, and with int8 weights
   // batchSize / K sentences: sentencesPerBatch); greedy search with a decoder that takes newcomers
   // keeps one batch of this many rows running, refilled as sentences end
@@ -33,6 +35,9 @@ struct TranslatorOptions {
   std::function<bool()> interrupted;
   std::function<void(std::size_t done)> progress;
 };
+
+// Alternatives a call may ask for: as many as a beam may hold.
+constexpr std::size_t kMaxAlternatives = 100;
 
 // A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
 // products on one thread where the Translator may set OpenBLAS's threads (parallelBatches > 1): so
@@ -77,6 +82,13 @@ class Translator {
   // InputError "NAME:LINE: ..." for a prefix of DecodeLimits::cap pieces or more.
   std::vector<Translation> translate(const std::vector<std::string>& sentences, const std::vector<std::string>& prefixes,
                                      const std::string& prefixesName = "prefixes");
+  // The `count` most likely pieces right after `prefix` (a translation's beginning, as translate() reads
+  // one; empty: the first position), most likely first, each with the translation the options' search
+  // finds after prefix + piece. The building block of interactive translation: a translator picks a word
+  // and the rest follows. InputError for a prefix of DecodeLimits::cap pieces or more; OptionError for a
+  // count not 1..kMaxAlternatives. An empty sentence has none.
+  std::vector<Alternative> alternatives(const std::string& sentence, const std::string& prefix, std::size_t count);
+
   // Forced decoding (Python's Translator.score; nmt-attention --reference): each sentence with its
   // given translation (line-aligned). The one hypothesis is the reference (its pieces as written)
   // with its log-probability; attention is always filled.
@@ -91,6 +103,10 @@ class Translator {
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
 
  private:
+  std::vector<Translation> translateGuided(const std::vector<std::string>& sentences,
+                                          const std::vector<SentenceGuide>& guides);
+  // A prefix's target ids, refused (InputError naming name:line) when it fills a translation.
+  std::vector<int> prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const;
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
   // its samples' stream); empty where nothing is given and nothing is sampled.
   std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,

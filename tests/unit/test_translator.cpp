@@ -2,12 +2,15 @@
 #include "TestSupport.h"
 #include "decode/Search.h"
 #include "decode/Translator.h"
+#include "decode/WordAlignment.h"
+#include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
 using namespace nmt;
 
@@ -160,4 +163,100 @@ TEST_CASE("chooseSearch: beam for a beam; greedy in a running batch where the de
   CHECK(chooseSearch(greedy, rnnDecoder, false) == SearchStrategy::kGreedyRunningBatch);
   CHECK(chooseSearch(greedy, transformerDecoder, true) == SearchStrategy::kGreedyBatches);
   CHECK(chooseSearch(greedy, transformerDecoder, false) == SearchStrategy::kGreedyRunningBatch);
+}
+
+TEST_CASE("a prefix is kept byte for byte at the start of the text, and its pieces are counted, greedy and beam") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  const auto sentences = test::sampleSentences(4, 9);
+  const std::vector<std::string> prefixes{"Ein Mann", "", "a man rides", "Café"};
+  for (int64_t beam : {1, 3}) {
+    CAPTURE(beam);
+    TranslatorOptions o;
+    o.decoding.beamSize = o.decoding.nbest = beam;
+    o.decoding.limits.cap = 16;
+    Translator translator(model, o);
+    const auto out = translator.translate(sentences, prefixes);
+    const auto free = translator.translate(sentences);
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+      CAPTURE(i);
+      for (const auto& h : out[i].hypotheses) {
+        CHECK(h.text.rfind(prefixes[i], 0) == 0);
+        CHECK(h.prefixPieces == model.codec().reference(prefixes[i]).ids.size());
+      }
+      if (prefixes[i].empty()) CHECK(out[i].best().ids == free[i].best().ids);
+    }
+  }
+}
+
+TEST_CASE("prefixes: one a sentence, each within a translation's length; errors name the file and line") {
+  auto model = test::smallTranslationModel();
+  TranslatorOptions o;
+  o.decoding.limits.cap = 4;
+  Translator translator(model, o);
+  CHECK(test::errorOf([&] { translator.translate({"a", "b"}, {"x"}, "p.txt"); }) ==
+        "p.txt: 1 prefixes for 2 sentences: give one a sentence (an empty one: none)");
+  CHECK(test::errorOf([&] { translator.translate({"a", "b"}, {"", "a man rides his"}, "p.txt"); })
+            .rfind("p.txt:2: a prefix of ", 0) == 0);
+}
+
+TEST_CASE("alternatives: the most likely pieces after a prefix, best first, each completion beginning with the prefix and its piece") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  TranslatorOptions o;
+  o.decoding.limits.cap = 12;
+  Translator translator(model, o);
+  const std::string sentence = test::sampleSentences(1, 4)[0];
+  for (const std::string prefix : {"", "Ein Mann"}) {
+    CAPTURE(prefix);
+    const auto given = model.codec().reference(prefix).ids;
+    const auto alternatives = translator.alternatives(sentence, prefix, 5);
+    REQUIRE(alternatives.size() == 5);
+    std::set<int> ids;
+    for (std::size_t k = 0; k < alternatives.size(); ++k) {
+      const auto& a = alternatives[k];
+      CAPTURE(a.piece);
+      if (k > 0) CHECK(a.logProbability <= alternatives[k - 1].logProbability);
+      ids.insert(a.id);
+      CHECK(a.completion.text.rfind(prefix, 0) == 0);
+      REQUIRE(a.completion.ids.size() >= given.size() + (a.id == SpecialIds::kEos ? 0 : 1));
+      CHECK(std::equal(given.begin(), given.end(), a.completion.ids.begin()));
+      if (a.id == SpecialIds::kEos) continue;
+      CHECK(a.completion.ids[given.size()] == a.id);
+      CHECK(a.completion.pieces[given.size()] == a.piece);
+      CHECK(a.completion.prefixPieces == given.size() + 1);
+      CHECK(a.completion.score <= a.logProbability);
+    }
+    CHECK(ids.size() == 5);
+    // the best alternative is the piece greedy search takes there
+    const auto greedy = translator.translate({sentence}, {prefix})[0].best();
+    if (greedy.ids.size() > given.size()) CHECK(alternatives[0].id == greedy.ids[given.size()]);
+  }
+  CHECK(test::errorOf([&] { translator.alternatives(sentence, "", 0); }) == "alternatives must be between 1 and 100, not 0");
+  CHECK(translator.alternatives("", "", 3).empty());
+}
+
+TEST_CASE("alignment of a forced-decoded pair: each target word to the source word of its pieces' most attended source pieces") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  TranslatorOptions o;
+  Translator translator(model, o);
+  const auto sentences = test::sampleSentences(3, 2);
+  const auto references = test::sampleSentences(3, 5);
+  auto scored = translator.score(sentences, references);
+  for (auto& t : scored) {
+    alignTranslation(t, {true, 0.0, false});
+    const auto& target = t.best().pieces;
+    const auto sourceWord = wordOfPiece(t.sourcePieces), targetWord = wordOfPiece(target);
+    std::set<std::pair<int, int>> want;
+    for (std::size_t i = 0; i + 1 < target.size(); ++i) {  // the rows of the pieces before </s>
+      const auto row = t.attention[static_cast<int64_t>(i)].narrow(0, 0, static_cast<int64_t>(t.sourcePieces.size()) - 1);
+      want.emplace(sourceWord[static_cast<std::size_t>(row.argmax().item<int64_t>())], targetWord[i]);
+    }
+    CHECK(t.alignment == WordAlignment(want.begin(), want.end()));
+    CHECK_FALSE(t.alignment.empty());
+  }
+  o.alignment.words = true;  // asked of the Translator: its translations come aligned
+  Translator aligning(model, o);
+  for (const auto& t : aligning.translate(sentences)) {
+    CHECK(t.attention.defined());
+    CHECK(t.alignment == alignWords(t.attention, t.sourcePieces, t.best().pieces));
+  }
 }
