@@ -53,6 +53,24 @@ void checkBeamOptions(const DecodingOptions& options) {
   optionValue([&] { checkDecodingOptions(options); });
 }
 
+void declareSamplingOptions(OptionTable& table, DecodingOptions& options) {
+  table.add("sampling-topk", options.sampling.topk, programSpelling(help::kSamplingTopk).c_str());
+  table.add("sampling-topp", options.sampling.topp, help::kSamplingTopp);
+  table.add("sampling-temperature", options.sampling.temperature, help::kSamplingTemperature);
+  table.add("seed", options.sampling.seed, help::kSeed);
+  table.add("no-repeat-ngram", options.noRepeatNgram, help::kNoRepeatNgram);
+}
+
+void declareAlignmentOptions(OptionTable& table, AlignmentOptions& options) {
+  table.addFlag("alignment", options.words, help::kAlignment);
+  table.add("alignment-threshold", options.threshold, help::kAlignmentThreshold);
+  table.addFlag("replace-unknowns", options.replaceUnknowns, help::kReplaceUnknowns);
+}
+
+void checkAlignment(const AlignmentOptions& options) {
+  optionValue([&] { checkAlignmentOptions(options); });
+}
+
 Runtime startProgram(const RuntimeOptions& options) {
   optionValue([&] { return parsePrecision(options.precision); });
   return startRuntime(options);

@@ -29,6 +29,12 @@ void checkBatchOptions(const TranslatorOptions& options);
 // --beam and --nbest; checkBeamOptions says when they do not fit together.
 void declareBeamOptions(OptionTable& table, DecodingOptions& options);
 void checkBeamOptions(const DecodingOptions& options);
+// --sampling-topk, --sampling-topp, --sampling-temperature, --seed and --no-repeat-ngram (checked with
+// the beam options: checkBeamOptions).
+void declareSamplingOptions(OptionTable& table, DecodingOptions& options);
+// --alignment, --alignment-threshold and --replace-unknowns; checkAlignment says when the threshold is out of bounds.
+void declareAlignmentOptions(OptionTable& table, AlignmentOptions& options);
+void checkAlignment(const AlignmentOptions& options);
 
 // loadTranslationModel as `options` ask; an option error for a --shortlist or --int8 other than on, off or auto.
 TranslationModel loadModelFor(const ModelOptions& options, const std::string& directory, const Runtime& runtime);

@@ -1,9 +1,9 @@
 // nmt-translate: translates text with a trained model directory: files, pipes, or a prompt.
-#include "LinePrompt.h"
-#include "attention/Heatmap.h"
-#include "attention/HeatmapOf.h"
+#include "PromptSession.h"
+#include "TranslationOutput.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
+#include "decode/OptionHelp.h"
 #include "decode/Translator.h"
 #include "kernels/InferenceLinear.h"
 #include "util/AvailableLines.h"
@@ -23,85 +23,70 @@ using namespace nmt;
 
 namespace {
 
-struct Output {
-  OutputFile& file;
-  std::ostream& out;
-  bool scored;  // "LINE ||| translation ||| log-probability" lines (n-best or --scores)
-  bool showAttention = false;
-  std::size_t sentences = 0, pieces = 0;  // written so far (--stats)
-};
-
-// One line per input line, or (scored) n-best lines "LINE ||| translation ||| log-probability".
-void write(Output& o, const Translation& t, std::size_t line) {
-  ++o.sentences;
-  if (!t.empty()) o.pieces += t.best().ids.size();
-  if (!o.scored) {
-    o.out << (t.empty() ? "" : t.best().text) << '\n';
-  } else if (t.empty()) {
-    o.out << line << " |||  ||| 0.0000\n";
-  } else {
-    for (const auto& h : t.hypotheses) o.out << fmt::format("{} ||| {} ||| {:.4f}\n", line, h.text, h.score);
-  }
-  if (o.showAttention && t.attention.defined())
-    o.out << textHeatmap(heatmapOf(t.attention, t.best().pieces, t.sourcePieces));
-}
-
 void warnTruncated(const std::string& name, std::size_t line, const Translation& t, std::size_t max) {
   if (t.truncated)
     fmt::print(stderr, "nmt-translate: warning: {}:{}: {} pieces, truncated to the model's maximum of {}\n", name,
                line, t.inputPieces, max);
 }
 
-void translateFile(Translator& translator, Output& o, const std::string& path, std::size_t max) {
-  const auto translations = translator.translate(readLines(path));
-  for (std::size_t i = 0; i < translations.size(); ++i) {
-    warnTruncated(path, i + 1, translations[i], max);
-    write(o, translations[i], i + 1);
+// What to do with each line: translate it (after its prefix, when given), or list its alternatives.
+struct LineWork {
+  std::vector<std::string> prefixes;  // --prefixes' lines; none: no prefixes
+  std::string prefixesName;
+  std::size_t alternatives = 0;       // --alternatives
+
+  // The prefixes of input lines first .. first + count - 1 (none when not given); InputError when the
+  // file has fewer lines than the input.
+  std::vector<std::string> prefixesOf(std::size_t first, std::size_t count) const {
+    if (prefixes.empty()) return {};
+    if (first - 1 + count > prefixes.size())
+      throw InputError(fmt::format("{}: {} lines, fewer than the input's: give one prefix a line (an empty one: none)",
+                                   prefixesName, prefixes.size()));
+    return {prefixes.begin() + static_cast<std::ptrdiff_t>(first - 1),
+            prefixes.begin() + static_cast<std::ptrdiff_t>(first - 1 + count)};
   }
+};
+
+// Lines first, first + 1, ... translated and written (or their alternatives listed).
+void translateLines(Translator& translator, app::TranslationOutput& o, const LineWork& work,
+                    const std::vector<std::string>& lines, std::size_t first, const std::string& name, std::size_t max) {
+  const auto prefixes = work.prefixesOf(first, lines.size());
+  if (work.alternatives > 0) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      o.writeAlternatives(translator.alternatives(lines[i], prefixes.empty() ? "" : prefixes[i], work.alternatives),
+                          first + i);
+    return;
+  }
+  const auto translations = translator.translate(lines, prefixes, work.prefixesName);
+  for (std::size_t i = 0; i < translations.size(); ++i) {
+    warnTruncated(name, first + i, translations[i], max);
+    o.write(translations[i], first + i);
+  }
+}
+
+void translateFile(Translator& translator, app::TranslationOutput& o, const LineWork& work, const std::string& path,
+                   std::size_t max) {
+  const auto lines = readLines(path);
+  if (!work.prefixes.empty() && work.prefixes.size() != lines.size())
+    throw InputError(fmt::format("{}: {} lines for the {} of {}: give one prefix a line (an empty one: none)",
+                                 work.prefixesName, work.prefixes.size(), lines.size(), path));
+  translateLines(translator, o, work, lines, 1, path, max);
   o.file.flush();
 }
 
 // A pipe: translate what has arrived (at most `most` lines at a time), answer at once, keep going
 // until end of input.
-void translateStream(Translator& translator, Output& o, std::size_t most, std::size_t max) {
+void translateStream(Translator& translator, app::TranslationOutput& o, const LineWork& work, std::size_t most,
+                     std::size_t max) {
   AvailableLines input(STDIN_FILENO);
   std::vector<std::string> lines;
   std::size_t done = 0;
   while (input.next(lines, most)) {
     for (std::size_t i = 0; i < lines.size(); ++i) checkInputLine(lines[i], "<stdin>", done + i + 1);
-    const auto translations = translator.translate(lines);
-    for (const auto& t : translations) {
-      ++done;
-      warnTruncated("<stdin>", done, t, max);
-      write(o, t, done);
-    }
+    translateLines(translator, o, work, lines, done + 1, "<stdin>", max);
+    done += lines.size();
     o.file.flush();
     lines.clear();
-  }
-}
-
-// A person at a terminal: line editing and history (LinePrompt), :attn and :quit.
-void interactive(Translator& translator, Output& o, std::size_t max) {
-  app::LinePrompt prompt(app::LinePrompt::defaultHistoryPath());
-  fmt::print(stderr, "Type a sentence and press Enter. :attn shows or hides attention, :quit leaves.\n");
-  std::string line;
-  for (std::size_t n = 1;; ++n) {
-    o.file.flush();  // the last answer before the next prompt, also when it goes to a file (--output)
-    if (!prompt.read("> ", line) || line == ":quit" || line == ":q") break;
-    prompt.remember(line);
-    if (line == ":attn") {
-      o.showAttention = !o.showAttention;
-      o.out << "attention " << (o.showAttention ? "on" : "off") << '\n';
-      continue;
-    }
-    try {
-      checkInputLine(line, "<stdin>", n);
-      const auto t = translator.translate({line});
-      warnTruncated("<stdin>", n, t[0], max);
-      write(o, t[0], n);
-    } catch (const InputError& e) {
-      fmt::print(stderr, "nmt-translate: {}\n", e.what());
-    }
   }
 }
 
@@ -114,6 +99,8 @@ int main(int argc, char* argv[]) {
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
     bool scores = false, stats = false, verbose = false;
+    std::string prefixes;
+    LineWork work;
     OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train");
     table.addInvocation("input,i", input, "text to translate, one sentence a line (default: standard input)");
@@ -121,6 +108,15 @@ int main(int argc, char* argv[]) {
     app::declareBeamOptions(table, options.decoding);
     table.addFlag("scores", scores, "print 'LINE ||| translation ||| log-probability' lines, as --nbest does");
     app::declareLengthOptions(table, options.decoding);
+    table.addInvocation("prefixes", prefixes,
+                        app::programSpelling(std::string("a file with one prefix a line for the input's lines (an empty line: "
+                                                    "none): ") + help::kPrefix).c_str());
+    table.add("alternatives", work.alternatives,
+              ("list each line's alternatives instead of translating it: " + std::string(help::kAlternatives) +
+               ", as 'LINE ||| piece ||| log-probability ||| translation' lines (0: off)")
+                  .c_str());
+    app::declareSamplingOptions(table, options.decoding);
+    app::declareAlignmentOptions(table, options.alignment);
     app::ModelOptions modelOptions;
     app::declareModelOptions(table, modelOptions);
     app::declareBatchOptions(table, options);
@@ -133,6 +129,16 @@ int main(int argc, char* argv[]) {
       return 0;
     app::checkBeamOptions(options.decoding);
     app::checkBatchOptions(options);
+    app::checkAlignment(options.alignment);
+    app::optionValue([&] {
+      if (work.alternatives > kMaxAlternatives)
+        throw OptionError(fmt::format("`alternatives` must be between 0 (off) and {}, not {}", kMaxAlternatives,
+                                      work.alternatives));
+    });
+    if (!prefixes.empty()) {
+      work.prefixes = readLines(prefixes);
+      work.prefixesName = prefixes;
+    }
 
     const Runtime runtime = app::startProgram(runtimeOptions);
     if (verbose) {
@@ -142,15 +148,15 @@ int main(int argc, char* argv[]) {
     }
     auto model = app::loadModelFor(modelOptions, modelDir, runtime);
     OutputFile file(output.empty() ? "-" : output);
-    Output out{file, file.stream(), options.decoding.nbest > 1 || scores};
+    app::TranslationOutput out{file, file.stream(), options.decoding.nbest > 1 || scores, options.alignment.words};
     options.decoding.scores = out.scored;  // greedy search skips what only the scores need
     const bool prompt = input.empty() && ::isatty(STDIN_FILENO);
     options.decoding.keepAttention = prompt;  // the prompt can show it (:attn)
     Translator translator(model, options);
     const Stopwatch clock;
-    if (!input.empty()) translateFile(translator, out, input, model.maxInputLength);
-    else if (prompt) interactive(translator, out, model.maxInputLength);
-    else translateStream(translator, out, options.batchSize * translator.options().parallelBatches, model.maxInputLength);
+    if (!input.empty()) translateFile(translator, out, work, input, model.maxInputLength);
+    else if (prompt) app::runPrompt(translator, out, model.maxInputLength);
+    else translateStream(translator, out, work, options.batchSize * translator.options().parallelBatches, model.maxInputLength);
     file.commit();
     if (stats) {
       const double s = clock.seconds();

@@ -20,6 +20,30 @@ inline constexpr const char* kInt8 =
     "on: run the linear layers with int8 weights on the CPU (every layer where oneDNN's int8 products are found, "
     "else the output layer; quantized once at load; the model file stays fp32): faster, slightly other scores; off: "
     "float32; auto: on where every layer runs in int8 (the CPU, fp32, oneDNN)";
+inline constexpr const char* kSamplingTopk =
+    "sample each piece instead of taking the most likely: among the K most likely (0: all pieces; 1, the default: "
+    "no sampling). Needs `beam` 1";
+inline constexpr const char* kSamplingTopp =
+    "sampling: among the fewest most likely pieces whose probabilities sum to P (0 < P <= 1; 1: no cut)";
+inline constexpr const char* kSamplingTemperature =
+    "sampling: divide the logits by T first (0 < T <= 100; below 1 sharper, above 1 flatter)";
+inline constexpr const char* kSeed =
+    "sampling's seed: the same seed, sentence and options give the same sample, in any batch";
+inline constexpr const char* kNoRepeatNgram =
+    "no translation repeats an n-gram of N pieces (0: off; 1 to 256), as fairseq's and CTranslate2's "
+    "no_repeat_ngram_size";
+inline constexpr const char* kPrefix =
+    "the translation's beginning, kept as given; the search continues after it";
+inline constexpr const char* kAlternatives =
+    "the N most likely pieces right after the prefix (1 to 100), each with the translation that follows it";
+inline constexpr const char* kAlignment =
+    "word alignments of each translation from its attention, as Pharaoh 'source-target' pairs of word positions "
+    "from 0";
+inline constexpr const char* kAlignmentThreshold =
+    "alignments: 0 aligns each target piece to its most attended source piece; above 0 (at most 1), to every "
+    "source piece with at least this attention";
+inline constexpr const char* kReplaceUnknowns =
+    "replace each unknown piece of a translation (written \u2047) by the source word it attends to most";
 inline constexpr const char* kWeights = "which weights of the model directory: best.pt or last.pt";
 
 }  // namespace nmt::help

@@ -239,6 +239,67 @@ expect_contains "$ERR" "do not fit the model"
 # last.pt works too
 expect_ok "${T[@]}" --input in.txt --weights last.pt
 
+# --- a prefix, alternatives, sampling, repeats, alignments (docs/translation.md, "Interactive and constrained")
+printf 'der Hund sieht die Katze\ndie Frau spielt mit Ball\nder Mann läuft\n' > guided.src
+printf 'the cat\n\nthe woman runs\n' > guided.prefixes
+expect_ok "${T[@]}" --input guided.src --prefixes guided.prefixes
+[ "$(wc -l <<< "$OUT")" -eq 3 ] || fail "--prefixes: expected 3 lines, got: $OUT"
+[[ "$(sed -n 1p <<< "$OUT")" == "the cat"* ]] || fail "--prefixes: line 1 does not begin with its prefix: $OUT"
+expect_line "$(sed -n 2p <<< "$OUT")" "the woman plays with ball"
+[[ "$(sed -n 3p <<< "$OUT")" == "the woman runs"* ]] || fail "--prefixes: line 3 does not begin with its prefix: $OUT"
+expect_ok "${T[@]}" --input guided.src --prefixes guided.prefixes --beam 3 --nbest 3
+[ "$(grep -c '^1 ||| the cat' <<< "$OUT")" -eq 3 ] || fail "--prefixes with beam search: every hypothesis keeps it: $OUT"
+printf 'the cat\n' > short.prefixes
+expect_fail 1 "${T[@]}" --input guided.src --prefixes short.prefixes
+expect_line "$ERR" "nmt-translate: error: short.prefixes: 1 lines for the 3 of guided.src: give one prefix a line (an empty one: none)"
+# alternatives: the most likely first, whose translation is greedy search's
+expect_ok "${T[@]}" --input guided.src
+greedy=$OUT
+expect_ok "${T[@]}" --input guided.src --alternatives 3
+[ "$(wc -l <<< "$OUT")" -eq 9 ] || fail "--alternatives 3: expected 9 lines, got: $OUT"
+[[ "$(sed -n 1p <<< "$OUT")" =~ ^1\ \|\|\|\ [^\ ]+\ \|\|\|\ -[0-9.]+\ \|\|\|\ (.*)$ ]] || fail "--alternatives line: $OUT"
+expect_line "${BASH_REMATCH[1]}" "$(sed -n 1p <<< "$greedy")"
+expect_fail 2 "${T[@]}" --input guided.src --alternatives 101
+expect_line "$ERR" "nmt-translate: --alternatives must be between 0 (off) and 100, not 101 (see nmt-translate --help)"
+# sampling: the same seed the same sample; other seeds others
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 1
+first=$OUT
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 1 --batch-size 3
+expect_line "$OUT" "$first"
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 2
+[ "$OUT" != "$first" ] || fail "two seeds gave the same 40 samples"
+expect_fail 2 "${T[@]}" --input valid.src --sampling-topp 0.5
+expect_line "$ERR" "nmt-translate: --sampling-topp changes nothing without sampling: set --sampling-topk to 0 (the whole distribution) or above 1 (see nmt-translate --help)"
+expect_fail 2 "${T[@]}" --input valid.src --sampling-topk 5 --beam 2
+expect_line "$ERR" "nmt-translate: sampling draws one translation a sentence: --sampling-topk 5 needs --beam 1, not 2 (see nmt-translate --help)"
+# no repeated piece at all: a repeated word would repeat its pieces
+expect_ok "${T[@]}" --input valid.src
+awk '{ delete seen; for (i = 1; i <= NF; i++) if (seen[$i]++) { found = 1 } } END { exit !found }' <<< "$OUT" \
+  || fail "the plain translations repeat no word: the --no-repeat-ngram check below would prove nothing"
+expect_ok "${T[@]}" --input valid.src --no-repeat-ngram 1
+awk '{ delete seen; for (i = 1; i <= NF; i++) if (seen[$i]++) { print; exit 1 } }' <<< "$OUT" \
+  || fail "--no-repeat-ngram 1 repeated a word"
+# alignments: Pharaoh pairs after each translation, every target word aligned
+expect_ok "${T[@]}" --input guided.src --alignment
+[[ "$(sed -n 1p <<< "$OUT")" =~ ^the\ dog\ sees\ the\ cat\ \|\|\|\ (([0-9]+-[0-9]+\ ?)+)$ ]] || fail "--alignment line: $OUT"
+for j in 0 1 2 3 4; do [[ " ${BASH_REMATCH[1]} " == *"-$j "* ]] || fail "target word $j not aligned: $OUT"; done
+expect_ok "${T[@]}" --input guided.src --alignment --scores
+[[ "$(sed -n 1p <<< "$OUT")" =~ ^1\ \|\|\|\ the\ dog\ sees\ the\ cat\ \|\|\|\ -[0-9.]+\ \|\|\|\ [0-9]+-[0-9]+ ]] || fail "--alignment --scores: $OUT"
+expect_fail 2 "${T[@]}" --input guided.src --alignment-threshold 2
+expect_line "$ERR" "nmt-translate: --alignment-threshold must be a number from 0 (the most attended piece) to 1, not 2 (see nmt-translate --help)"
+# the prompt: a prefix, the alternatives at a word, one picked
+printf 'der Hund sieht die Katze\n:prefix the cat\n:alt 2\n:pick 2\n:pick 9\n:alt x\n:quit\n' > guided.session
+XDG_STATE_HOME="$TMP/state1" script -qec "${T[*]}" /dev/null < guided.session > guided.tty 2>&1 || fail "prompt session failed: $(cat guided.tty)"
+screen=$(tr -d '\r' < guided.tty)
+expect_contains "$screen" $'\nthe dog sees the cat\n> '
+expect_contains "$screen" $'\nthe cat'
+[[ "$screen" =~ $'\n'1\.\ ([^ ]+)\ \(-[0-9.]+\):\ the\ ([^$'\n']*) ]] || fail ":alt 2 listed no alternatives: $screen"
+[[ "$screen" =~ $'\n'2\.\ [^ ]+\ \(-[0-9.]+\):\ (the\ [^$'\n']*)$'\n' ]] || fail ":alt 2 listed one alternative: $screen"
+picked=${BASH_REMATCH[1]}
+expect_contains "$screen" $'\n'"$picked"$'\n> '
+expect_contains "$screen" "pick 1 to 5"
+expect_contains "$screen" ":alt takes a word's place in the translation, from 1, e.g. :alt 3"
+
 # --- --stats: counts and speed on stderr (the shortlist nmt-train made is used by default)
 expect_ok "${T[@]}" --input in.txt --stats
 [[ "$ERR" =~ ^nmt-translate:\ 9\ sentences,\ [0-9]+\ pieces\ in\ [0-9.]+\ s:\ [0-9.]+\ sentences/s,\ [0-9]+\ pieces/s\;\ shortlist\ on,\ int8\ o(n|ff),\ one\ batch\ at\ a\ time$ ]] \
