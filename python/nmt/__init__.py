@@ -12,10 +12,10 @@ Errors are the programs' one-line messages: ValueError for bad input or options,
 FileNotFoundError / OSError for files, RuntimeError otherwise. See docs/python.md.
 """
 
-from ._nmt import (BleuScore, Bpe, ChrfScore, Hypothesis, Translation, Translator,
+from ._nmt import (Alternative, BleuScore, Bpe, ChrfScore, Hypothesis, Translation, Translator,
                    TruncationWarning, __version__, bleu, chrf, train)
 
-__all__ = ["Translator", "Translation", "Hypothesis", "train", "bleu", "chrf", "BleuScore", "ChrfScore", "Bpe",
+__all__ = ["Translator", "Translation", "Hypothesis", "Alternative", "train", "bleu", "chrf", "BleuScore", "ChrfScore", "Bpe",
            "TruncationWarning", "__version__"]
 
 

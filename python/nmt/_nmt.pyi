@@ -1,7 +1,7 @@
 """nmt: neural machine translation on LibTorch, from Python (the C++ library's own code)"""
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy
 import numpy.typing
@@ -24,8 +24,11 @@ class Hypothesis:
     @property
     def normalized_score(self) -> float:
         """what the n-best list is ordered by: beam search's score / ((5 + length) / 6) ** length_penalty; the score itself where nothing ranked (greedy search, forced decoding)"""
+    @property
+    def prefix_pieces(self) -> int:
+        """how many of the first pieces were the given prefix (0: none given)"""
     def to_dict(self) -> Dict[str, Any]:
-        """text, pieces, score, normalized_score and finished as a dict (for JSON)"""
+        """text, pieces, score, normalized_score, finished and prefix_pieces as a dict (for JSON)"""
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> tuple: ...
     def __setstate__(self, arg0: tuple) -> None: ...
@@ -58,14 +61,36 @@ class Translation:
     @property
     def attention(self) -> Optional[numpy.typing.NDArray[numpy.float32]]:
         """the best hypothesis' attention, float32 [target pieces, source pieces]; None unless asked for"""
+    @property
+    def alignment(self) -> List[Tuple[int, int]]:
+        """the best hypothesis' word alignment, (source word, target word) pairs from 0; empty unless asked for"""
     def _repr_svg_(self) -> Optional[str]:
         """the attention heatmap as nmt-attention draws it (Jupyter shows it)"""
     def to_dict(self) -> Dict[str, Any]:
-        """text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts) and attention
-        (a list of rows, or None) as a dict (for JSON)"""
+        """text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts), attention
+        (a list of rows, or None) and alignment as a dict (for JSON)"""
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> tuple: ...
     def __setstate__(self, arg0: tuple) -> None: ...
+    def __repr__(self) -> str: ...
+
+class Alternative:
+    """One choice at a position of a translation (Translator.alternatives)."""
+
+    @property
+    def piece(self) -> str:
+        """the piece ('</s>': the translation ends there)"""
+    @property
+    def id(self) -> int:
+        """the piece's id"""
+    @property
+    def log_probability(self) -> float:
+        """the piece's log-probability after the prefix"""
+    @property
+    def translation(self) -> Hypothesis:
+        """the prefix, the piece and what the search finds after them"""
+    def to_dict(self) -> Dict[str, Any]:
+        """piece, id, log_probability and translation (its dict) as a dict (for JSON)"""
     def __repr__(self) -> str: ...
 
 __version__: str
@@ -98,6 +123,15 @@ class Translator:
         batch_size: int = 64,
         max_ratio: float = 2.0,
         progress: Optional[Callable[[int], Any]] = None,
+        prefix: Optional[Iterable[Optional[str]]] = None,
+        sampling_topk: int = 1,
+        sampling_topp: float = 1.0,
+        sampling_temperature: float = 1.0,
+        seed: int = 0,
+        no_repeat_ngram: int = 0,
+        alignment: bool = False,
+        alignment_threshold: float = 0.0,
+        replace_unknowns: bool = False,
     ) -> List[Translation]:
         """Translates sentences; a Translation for each, in order."""
     @overload
@@ -111,6 +145,15 @@ class Translator:
         batch_size: int = 64,
         max_ratio: float = 2.0,
         progress: Optional[Callable[[int], Any]] = None,
+        prefix: Optional[str] = None,
+        sampling_topk: int = 1,
+        sampling_topp: float = 1.0,
+        sampling_temperature: float = 1.0,
+        seed: int = 0,
+        no_repeat_ngram: int = 0,
+        alignment: bool = False,
+        alignment_threshold: float = 0.0,
+        replace_unknowns: bool = False,
     ) -> Translation:
         """Translates one sentence."""
     def translate_file(
@@ -122,8 +165,24 @@ class Translator:
         batch_size: int = 64,
         max_ratio: float = 2.0,
         progress: Optional[Callable[[int], Any]] = None,
+        sampling_topk: int = 1,
+        sampling_topp: float = 1.0,
+        sampling_temperature: float = 1.0,
+        seed: int = 0,
+        no_repeat_ngram: int = 0,
+        replace_unknowns: bool = False,
     ) -> int:
         """Translates a file line by line into `output`; returns the number of lines."""
+    def alternatives(
+        self,
+        text: str,
+        prefix: str = "",
+        count: int = 5,
+        beam: int = 1,
+        length_penalty: float = 1.0,
+        max_ratio: float = 2.0,
+    ) -> List[Alternative]:
+        """The `count` most likely pieces right after `prefix`, most likely first, each with the translation that follows it."""
     def score(
         self,
         sources: Iterable[str],

@@ -8,6 +8,7 @@ namespace nmt::python {
 void bindTranslator(pybind11::module_& module);  // Translator
 void bindHypothesis(pybind11::module_& module);   // Hypothesis (ResultBinding.cpp)
 void bindTranslation(pybind11::module_& module);  // Translation (ResultBinding.cpp)
+void bindAlternative(pybind11::module_& module);  // Alternative (ResultBinding.cpp)
 void bindText(pybind11::module_& module);        // bleu, chrf, Bpe
 void bindTrain(pybind11::module_& module);       // train
 

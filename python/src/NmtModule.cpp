@@ -12,6 +12,7 @@ PYBIND11_MODULE(_nmt, module) {
   nmt::python::registerErrors(module);
   nmt::python::bindHypothesis(module);
   nmt::python::bindTranslation(module);
+  nmt::python::bindAlternative(module);
   nmt::python::bindTranslator(module);
   nmt::python::bindText(module);
   nmt::python::bindTrain(module);

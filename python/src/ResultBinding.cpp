@@ -5,6 +5,7 @@
 #include "attention/Heatmap.h"
 #include "attention/HeatmapOf.h"
 #include "decode/Translation.h"
+#include "decode/WordAlignment.h"
 
 #include <ATen/ATen.h>
 #include <pybind11/numpy.h>
@@ -43,13 +44,13 @@ bool sameScore(double a, double b) { return a == b || (std::isnan(a) && std::isn
 
 bool same(const TranslatedHypothesis& a, const TranslatedHypothesis& b) {
   return a.text == b.text && a.pieces == b.pieces && a.ids == b.ids && sameScore(a.score, b.score) &&
-         a.finished == b.finished && sameScore(a.normalizedScore, b.normalizedScore);
+         a.finished == b.finished && sameScore(a.normalizedScore, b.normalizedScore) && a.prefixPieces == b.prefixPieces;
 }
 
 bool same(const Translation& a, const Translation& b) {
   if (a.sourceIds != b.sourceIds || a.sourcePieces != b.sourcePieces || a.inputPieces != b.inputPieces ||
       a.truncated != b.truncated || a.hypotheses.size() != b.hypotheses.size() ||
-      a.attention.defined() != b.attention.defined())
+      a.attention.defined() != b.attention.defined() || a.alignment != b.alignment)
     return false;
   for (std::size_t i = 0; i < a.hypotheses.size(); ++i)
     if (!same(a.hypotheses[i], b.hypotheses[i])) return false;
@@ -57,11 +58,12 @@ bool same(const Translation& a, const Translation& b) {
 }
 
 py::tuple stateOf(const TranslatedHypothesis& h) {
-  return py::make_tuple(h.text, h.pieces, h.ids, h.score, h.finished, h.normalizedScore);
+  return py::make_tuple(h.text, h.pieces, h.ids, h.score, h.finished, h.normalizedScore, h.prefixPieces);
 }
 
+// (6 items: pickled before prefixes)
 TranslatedHypothesis hypothesisFrom(const py::tuple& state) {
-  if (state.size() != 6) throw py::value_error("not a pickled Hypothesis");
+  if (state.size() != 6 && state.size() != 7) throw py::value_error("not a pickled Hypothesis");
   TranslatedHypothesis h;
   h.text = state[0].cast<std::string>();
   h.pieces = state[1].cast<std::vector<std::string>>();
@@ -69,17 +71,20 @@ TranslatedHypothesis hypothesisFrom(const py::tuple& state) {
   h.score = state[3].cast<double>();
   h.finished = state[4].cast<bool>();
   h.normalizedScore = state[5].cast<double>();
+  if (state.size() == 7) h.prefixPieces = state[6].cast<std::size_t>();
   return h;
 }
 
 py::tuple stateOf(const Translation& t) {
   py::list hypotheses;
   for (const auto& h : t.hypotheses) hypotheses.append(stateOf(h));
-  return py::make_tuple(t.sourceIds, t.sourcePieces, t.inputPieces, t.truncated, hypotheses, attentionArray(t));
+  return py::make_tuple(t.sourceIds, t.sourcePieces, t.inputPieces, t.truncated, hypotheses, attentionArray(t),
+                        t.alignment);
 }
 
+// (6 items: pickled before alignments)
 Translation translationFrom(const py::tuple& state) {
-  if (state.size() != 6) throw py::value_error("not a pickled Translation");
+  if (state.size() != 6 && state.size() != 7) throw py::value_error("not a pickled Translation");
   Translation t;
   t.sourceIds = state[0].cast<std::vector<int>>();
   t.sourcePieces = state[1].cast<std::vector<std::string>>();
@@ -87,6 +92,7 @@ Translation translationFrom(const py::tuple& state) {
   t.truncated = state[3].cast<bool>();
   for (const auto& h : state[4].cast<py::list>()) t.hypotheses.push_back(hypothesisFrom(h.cast<py::tuple>()));
   t.attention = attentionFrom(state[5]);
+  if (state.size() == 7) t.alignment = state[6].cast<WordAlignment>();
   return t;
 }
 
@@ -97,6 +103,7 @@ py::dict dictOf(const TranslatedHypothesis& h) {
   d["score"] = h.score;
   d["normalized_score"] = h.normalizedScore;
   d["finished"] = h.finished;
+  d["prefix_pieces"] = h.prefixPieces;
   return d;
 }
 
@@ -113,6 +120,16 @@ py::dict dictOf(const Translation& t) {
   d["nbest"] = nbest;
   const auto attention = attentionArray(t);
   d["attention"] = attention.is_none() ? attention : attention.attr("tolist")();
+  d["alignment"] = t.alignment;
+  return d;
+}
+
+py::dict dictOf(const Alternative& a) {
+  py::dict d;
+  d["piece"] = a.piece;
+  d["id"] = a.id;
+  d["log_probability"] = a.logProbability;
+  d["translation"] = dictOf(a.completion);
   return d;
 }
 
@@ -127,8 +144,10 @@ void bindHypothesis(py::module_& m) {
       .def_readonly("normalized_score", &TranslatedHypothesis::normalizedScore,
                     "what the n-best list is ordered by: beam search's score / ((5 + length) / 6) ** length_penalty; "
                     "the score itself where nothing ranked (greedy search, forced decoding)")
+      .def_readonly("prefix_pieces", &TranslatedHypothesis::prefixPieces,
+                    "how many of the first pieces were the given prefix (0: none given)")
       .def("to_dict", [](const TranslatedHypothesis& h) { return dictOf(h); },
-           "text, pieces, score, normalized_score and finished as a dict (for JSON)")
+           "text, pieces, score, normalized_score, finished and prefix_pieces as a dict (for JSON)")
       .def("__eq__", [](const TranslatedHypothesis& a, const TranslatedHypothesis& b) { return same(a, b); }, py::arg("other"))
       .def(py::pickle([](const TranslatedHypothesis& h) { return stateOf(h); },
                       [](const py::tuple& state) { return hypothesisFrom(state); }))
@@ -152,9 +171,12 @@ void bindTranslation(py::module_& m) {
       .def_property_readonly("attention", &attentionArray,
                              "the best hypothesis' attention, a float32 array [target pieces, source pieces] "
                              "(rows sum to 1); None unless asked for")
+      .def_readonly("alignment", &Translation::alignment,
+                    "the best hypothesis' word alignment, (source word, target word) pairs from 0, sorted; empty "
+                    "unless asked for (alignment=True)")
       .def("to_dict", [](const Translation& t) { return dictOf(t); },
-           "text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts) and attention "
-           "(a list of rows, or None) as a dict (for JSON)")
+           "text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts), attention "
+           "(a list of rows, or None) and alignment as a dict (for JSON)")
       .def("__eq__", [](const Translation& a, const Translation& b) { return same(a, b); }, py::arg("other"))
       .def(py::pickle([](const Translation& t) { return stateOf(t); },
                       [](const py::tuple& state) { return translationFrom(state); }))
@@ -163,6 +185,25 @@ void bindTranslation(py::module_& m) {
         const std::string text = t.empty() ? std::string() : t.best().text;
         return "Translation(" + py::repr(py::str(text)).cast<std::string>() +
                ", score=" + std::to_string(t.empty() ? 0.0 : t.best().score) + ")";
+      });
+}
+
+void bindAlternative(py::module_& m) {
+  py::class_<Alternative>(m, "Alternative",
+                          "One choice at a position of a translation (Translator.alternatives): a piece, its "
+                          "log-probability there, and the translation that follows from choosing it.")
+      .def_readonly("piece", &Alternative::piece, "the piece ('</s>': the translation ends there)")
+      .def_readonly("id", &Alternative::id, "the piece's id")
+      .def_readonly("log_probability", &Alternative::logProbability, "the piece's log-probability after the prefix")
+      .def_readonly("translation", &Alternative::completion,
+                    "the prefix, the piece and what the search finds after them (prefix_pieces counts the prefix and "
+                    "the piece; score: the whole translation's log-probability)")
+      .def("to_dict", [](const Alternative& a) { return dictOf(a); },
+           "piece, id, log_probability and translation (its dict) as a dict (for JSON)")
+      .def("__repr__", [](const Alternative& a) {
+        return "Alternative(" + py::repr(py::str(a.piece)).cast<std::string>() + ", " +
+               py::repr(py::str(a.completion.text)).cast<std::string>() +
+               ", log_probability=" + std::to_string(a.logProbability) + ")";
       });
 }
 

@@ -43,11 +43,22 @@ class PythonTranslator {
     model_ = std::make_unique<TranslationModel>(loadTranslationModel(directory, runtime_, load));
   }
 
-  std::vector<Translation> translate(std::vector<std::string> texts, const TranslatorOptions& options) {
+  std::vector<Translation> translate(std::vector<std::string> texts, const TranslatorOptions& options,
+                                     std::vector<std::string> prefixes = {}) {
     checkLines(texts, "texts");
+    checkLines(prefixes, "prefix");
     const std::lock_guard<std::mutex> lock(mutex_);
     Translator translator(*model_, options);
-    return translator.translate(texts);
+    return translator.translate(texts, prefixes, "prefix");
+  }
+
+  std::vector<Alternative> alternatives(std::string text, std::string prefix, std::size_t count,
+                                        const TranslatorOptions& options) {
+    checkInputLine(text, "text", 1);
+    checkInputLine(prefix, "prefix", 1);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Translator translator(*model_, options);
+    return translator.alternatives(text, prefix, count);
   }
 
   std::vector<Translation> score(std::vector<std::string> sources, std::vector<std::string> targets,
@@ -123,16 +134,60 @@ TranslatorOptions callOptions(int64_t batchSize, const py::object& progress) {
   return options;
 }
 
-TranslatorOptions translatorOptions(int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-                                    int64_t batchSize, double maxRatio, const py::object& progress) {
-  TranslatorOptions options = callOptions(batchSize, progress);
-  options.decoding.beamSize = beam;
-  options.decoding.nbest = nbest;
-  options.decoding.lengthPenalty = lengthPenalty;
-  options.decoding.keepAttention = attention;
-  options.decoding.limits.ratio = maxRatio;
+// The search's keywords of translate() and translate_file(), as given.
+struct SearchArguments {
+  int64_t beam, nbest;
+  double lengthPenalty;
+  bool attention;
+  int64_t batchSize;
+  double maxRatio;
+  int64_t samplingTopk;
+  double samplingTopp, samplingTemperature;
+  uint64_t seed;
+  int64_t noRepeatNgram;
+  bool alignment;
+  double alignmentThreshold;
+  bool replaceUnknowns;
+};
+
+TranslatorOptions translatorOptions(const SearchArguments& a, const py::object& progress) {
+  TranslatorOptions options = callOptions(a.batchSize, progress);
+  options.decoding.beamSize = a.beam;
+  options.decoding.nbest = a.nbest;
+  options.decoding.lengthPenalty = a.lengthPenalty;
+  options.decoding.keepAttention = a.attention;
+  options.decoding.limits.ratio = a.maxRatio;
+  options.decoding.sampling = {a.samplingTopk, a.samplingTopp, a.samplingTemperature, a.seed};
+  options.decoding.noRepeatNgram = a.noRepeatNgram;
+  options.alignment = {a.alignment, a.alignmentThreshold, a.replaceUnknowns};
   checkDecodingOptions(options.decoding);
+  checkAlignmentOptions(options.alignment);
   return options;
+}
+
+// The prefixes of translate()'s `prefix`: None (none), one str for one sentence, or one str (or None) a
+// sentence for a list of them.
+std::vector<std::string> prefixesArgument(const py::object& prefix, std::size_t sentences, bool one) {
+  if (prefix.is_none()) return {};
+  if (one) {
+    if (!py::isinstance<py::str>(prefix))
+      throw py::type_error(fmt::format("prefix must be str or None, not {}", Py_TYPE(prefix.ptr())->tp_name));
+    return {prefix.cast<std::string>()};
+  }
+  if (py::isinstance<py::str>(prefix))
+    throw py::type_error("prefix must be a list of str (or None), one a sentence, not str");
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  for (const auto& item : py::iter(prefix)) {
+    if (item.is_none()) out.emplace_back();
+    else if (py::isinstance<py::str>(item)) out.push_back(item.cast<std::string>());
+    else throw py::type_error(fmt::format("prefix[{}] must be str or None, not {}", i, Py_TYPE(item.ptr())->tp_name));
+    ++i;
+  }
+  if (out.size() != sentences)
+    throw py::value_error(fmt::format("prefix has {} items for {} sentences: give one a sentence (None: none)",
+                                      out.size(), sentences));
+  return out;
 }
 
 // One warning for a call whose sentences were cut, as nmt-translate warns: how many, and where to look.
@@ -163,6 +218,14 @@ const std::string& decodingArgumentsDoc() {
                     {"attention", "keep the best hypothesis' attention over the source (Translation.attention)"},
                     {"batch_size", help::kBatchSize},
                     {"max_ratio", help::kMaxRatio},
+                    {"sampling_topk", help::kSamplingTopk},
+                    {"sampling_topp", help::kSamplingTopp},
+                    {"sampling_temperature", help::kSamplingTemperature},
+                    {"seed", help::kSeed},
+                    {"no_repeat_ngram", help::kNoRepeatNgram},
+                    {"alignment", help::kAlignment},
+                    {"alignment_threshold", help::kAlignmentThreshold},
+                    {"replace_unknowns", help::kReplaceUnknowns},
                     {"progress", "called with the number of sentences done so far, every 20 ms or so and at the end "
                                  "(tqdm's update), on this thread; what it raises stops the call"}}) +
       "\n    A value out of bounds (NaN and infinities included) raises ValueError; Ctrl-C raises KeyboardInterrupt.";
@@ -171,27 +234,51 @@ const std::string& decodingArgumentsDoc() {
 
 // Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
 // same keywords, defaults and checks for both.
+// Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
+// same keywords, defaults and checks for both.
+// translate()'s search keywords after the texts, with their defaults, for both overloads and translate_file.
+#define NMT_SEARCH_PARAMETERS                                                                                     \
+  int64_t beam, int64_t nbest, double lengthPenalty, bool attention, int64_t batchSize, double maxRatio,          \
+      const py::object &progress, const py::object &prefix, int64_t samplingTopk, double samplingTopp,            \
+      double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment, double alignmentThreshold, \
+      bool replaceUnknowns
+#define NMT_SEARCH_ARGUMENTS                                                                                    \
+  SearchArguments {                                                                                             \
+    beam, nbest, lengthPenalty, attention, batchSize, maxRatio, samplingTopk, samplingTopp, samplingTemperature, \
+        seed, noRepeatNgram, alignment, alignmentThreshold, replaceUnknowns                                     \
+  }
+
+// Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
+// same keywords, defaults and checks for both.
 template <typename Texts>
 void defineTranslate(py::class_<PythonTranslator>& translator, const char* textsName, const char* doc) {
   const DecodingOptions decoding;
   const TranslatorOptions batching;
+  const AlignmentOptions aligning;
   translator.def(
       "translate",
       [](PythonTranslator& self, const Texts& given, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
-         int64_t batchSize, double maxRatio, const py::object& progress) {
-        const auto options = translatorOptions(beam, nbest, lengthPenalty, attention, batchSize, maxRatio, progress);
+         int64_t batchSize, double maxRatio, const py::object& progress, const py::object& prefix, int64_t samplingTopk,
+         double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment,
+         double alignmentThreshold, bool replaceUnknowns) {
+        const auto options = translatorOptions({beam, nbest, lengthPenalty, attention, batchSize, maxRatio, samplingTopk,
+                                                samplingTopp, samplingTemperature, seed, noRepeatNgram, alignment,
+                                                alignmentThreshold, replaceUnknowns},
+                                               progress);
+        constexpr bool one = std::is_same_v<Texts, std::string>;
         std::vector<std::string> texts;
-        if constexpr (std::is_same_v<Texts, std::string>)
+        if constexpr (one)
           texts.push_back(given);
         else
           texts = textsArgument(given, "texts");
+        auto prefixes = prefixesArgument(prefix, texts.size(), one);
         std::vector<Translation> translations;
         {
           py::gil_scoped_release release;
-          translations = self.translate(std::move(texts), options);
+          translations = self.translate(std::move(texts), options, std::move(prefixes));
         }
         warnTruncated(translations, self.model().maxInputLength);
-        if constexpr (std::is_same_v<Texts, std::string>)
+        if constexpr (one)
           return py::cast(std::move(translations.front()));
         else
           return py::cast(std::move(translations));
@@ -199,7 +286,11 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg(textsName), py::arg("beam") = decoding.beamSize, py::arg("nbest") = decoding.nbest,
       py::arg("length_penalty") = decoding.lengthPenalty, py::arg("attention") = false,
       py::arg("batch_size") = batching.batchSize, py::arg("max_ratio") = decoding.limits.ratio,
-      py::arg("progress") = py::none(), doc);
+      py::arg("progress") = py::none(), py::arg("prefix") = py::none(),
+      py::arg("sampling_topk") = decoding.sampling.topk, py::arg("sampling_topp") = decoding.sampling.topp,
+      py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
+      py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("alignment") = aligning.words,
+      py::arg("alignment_threshold") = aligning.threshold, py::arg("replace_unknowns") = aligning.replaceUnknowns, doc);
 }
 
 const std::string& loadDoc() {
@@ -221,7 +312,9 @@ void bindTranslator(py::module_& m) {
   const DecodingOptions decoding;
   const TranslatorOptions batching;
   static const std::string translateDoc =
-      std::string("Translates sentences; a Translation for each, in order.\n") + decodingArgumentsDoc();
+      std::string("Translates sentences; a Translation for each, in order (prefix: a list with each one's "
+                  "translation's beginning, a str or None).\n") +
+      decodingArgumentsDoc();
   py::class_<PythonTranslator> translator(m, "Translator",
                                           "A model directory written by nmt-train, loaded once, translating text.");
   const ModelLoadOptions loading;
@@ -236,14 +329,21 @@ void bindTranslator(py::module_& m) {
            py::arg("shortlist") = featureUseName(loading.shortlist), py::arg("int8") = featureUseName(loading.int8),
            py::arg("weights") = loading.weights,
            py::arg("precision") = "fp32", loadDoc().c_str());
-  defineTranslate<std::string>(translator, "text", "Translates one sentence.");
+  static const std::string translateOneDoc =
+      "Translates one sentence (prefix: its translation's beginning, a str).\n" + decodingArgumentsDoc();
+  defineTranslate<std::string>(translator, "text", translateOneDoc.c_str());
   defineTranslate<py::object>(translator, "texts", translateDoc.c_str());
   translator
       .def(
           "translate_file",
           [](PythonTranslator& self, const py::object& input, const py::object& output, int64_t beam,
-             double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress) {
-            const auto options = translatorOptions(beam, 1, lengthPenalty, false, batchSize, maxRatio, progress);
+             double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress, int64_t samplingTopk,
+             double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram,
+             bool replaceUnknowns) {
+            const auto options = translatorOptions({beam, 1, lengthPenalty, false, batchSize, maxRatio, samplingTopk,
+                                                    samplingTopp, samplingTemperature, seed, noRepeatNgram, false, 0.0,
+                                                    replaceUnknowns},
+                                                   progress);
             const auto from = pathArgument(input, "input"), to = pathArgument(output, "output");
             std::vector<Translation> translations;
             {
@@ -256,8 +356,30 @@ void bindTranslator(py::module_& m) {
           py::arg("input"), py::arg("output"), py::arg("beam") = decoding.beamSize,
           py::arg("length_penalty") = decoding.lengthPenalty, py::arg("batch_size") = batching.batchSize,
           py::arg("max_ratio") = decoding.limits.ratio, py::arg("progress") = py::none(),
+          py::arg("sampling_topk") = decoding.sampling.topk, py::arg("sampling_topp") = decoding.sampling.topp,
+          py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
+          py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("replace_unknowns") = false,
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
-          "nmt-translate --output does); returns the number of lines.")
+          "nmt-translate --output does); returns the number of lines. Keywords as translate()'s.")
+      .def(
+          "alternatives",
+          [](PythonTranslator& self, const std::string& text, const std::string& prefix, int64_t count, int64_t beam,
+             double lengthPenalty, double maxRatio) {
+            if (count < 1 || count > static_cast<int64_t>(kMaxAlternatives))
+              throw OptionError(fmt::format("`count` must be between 1 and {}, not {}", kMaxAlternatives, count));
+            auto options = translatorOptions({beam, 1, lengthPenalty, false, 64, maxRatio, 1, 1.0, 1.0, 0, 0, false,
+                                              0.0, false},
+                                             py::none());
+            py::gil_scoped_release release;
+            return self.alternatives(text, prefix, static_cast<std::size_t>(count), options);
+          },
+          py::arg("text"), py::arg("prefix") = "", py::arg("count") = 5, py::arg("beam") = decoding.beamSize,
+          py::arg("length_penalty") = decoding.lengthPenalty, py::arg("max_ratio") = decoding.limits.ratio,
+          ("The `count` most likely pieces right after `prefix` (the translation's beginning; \"\": its first piece), "
+           "most likely first (1 to " + std::to_string(kMaxAlternatives) +
+           "), each an Alternative with the translation that follows it (beam: that search's width). The building "
+           "block of interactive translation: a translator picks a word and the rest follows.")
+              .c_str())
       .def(
           "score",
           [](PythonTranslator& self, const py::object& sourcesGiven, const py::object& targetsGiven,
