@@ -151,11 +151,11 @@ void TranslationServer::translate(const std::string& body, httplib::Response& re
   try {
     const auto parsed = parseTranslateRequest(body, limits_);
     auto& served = model(parsed.model);
-    auto future = served.translator->submit(parsed.texts, parsed.decoding);
+    auto future = served.translator->submit(parsed.texts, parsed.decoding, parsed.guidance);
     const auto translations = future.get();
     response.set_content(translateResponse(translations, parsed.decoding.keepAttention,
-                                           static_cast<std::size_t>(parsed.decoding.nbest),
-                                           served.name, clock.seconds() * 1000.0),
+                                           static_cast<std::size_t>(parsed.decoding.nbest), served.name,
+                                           clock.seconds() * 1000.0, parsed.guidance.alternatives > 0),
                          kJson);
     ++answered_;
   } catch (const RequestError& e) {

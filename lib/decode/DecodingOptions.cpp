@@ -42,6 +42,12 @@ void checkDecodingOptions(const DecodingOptions& options) {
                                   options.noRepeatNgram));
 }
 
+void checkAlignmentOptions(const AlignmentOptions& options) {
+  if (!(options.threshold >= 0.0 && options.threshold <= 1.0))
+    throw OptionError(fmt::format("`alignment-threshold` must be a number from 0 (the most attended piece) to 1, not {}",
+                                  options.threshold));
+}
+
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b) {
   return a.beamSize == b.beamSize && a.nbest == b.nbest && a.keepAttention == b.keepAttention &&
          a.sampling.topk == b.sampling.topk && a.sampling.topp == b.sampling.topp &&

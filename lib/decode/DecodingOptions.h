@@ -2,6 +2,7 @@
 
 #include "decode/DecodeLimits.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace nmt {
@@ -40,6 +41,7 @@ constexpr double kMaxLengthPenalty = 10.0;
 constexpr double kMaxLengthRatio = 1000.0;  // past ~128 every length meets DecodeLimits::cap anyway
 constexpr double kMaxTemperature = 100.0;
 constexpr int64_t kMaxNgram = 256;  // DecodeLimits::cap: no translation is longer
+constexpr std::size_t kMaxAlternatives = 100;  // as many as a beam may hold
 
 // OptionError naming the option and its bounds when the beam is not 1..kMaxBeam, the n-best list
 // not 1..beam, the length penalty or max ratio not a number from 0 to its maximum (NaN and
@@ -51,5 +53,17 @@ void checkDecodingOptions(const DecodingOptions& options);
 // Whether two requests ask for the same search (beam, n-best, attention, sampling, repeats), so that their sentences
 // may share a batch: what a request chooses; the length limits and penalty are the translator's.
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b);
+
+// What a translation reports of its alignment (--alignment, --alignment-threshold, --replace-unknowns).
+struct AlignmentOptions {
+  bool words = false;            // Translation::alignment for the best hypothesis
+  double threshold = 0.0;        // 0: each target piece to its most attended source piece; (0, 1]: to those with this weight
+  bool replaceUnknowns = false;  // the best hypothesis' unknown pieces become their aligned source words
+
+  bool on() const { return words || replaceUnknowns; }  // attention must be kept
+};
+
+// OptionError for a threshold that is not a number from 0 to 1.
+void checkAlignmentOptions(const AlignmentOptions& options);
 
 }  // namespace nmt

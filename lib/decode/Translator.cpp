@@ -119,12 +119,13 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
 }
 
 std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
-                                                 const std::string& prefixesName) const {
+                                                 const std::string& prefixesName,
+                                                 const std::vector<uint64_t>& streams) const {
   const bool anyPrefix = std::any_of(prefixes.begin(), prefixes.end(), [](const std::string& p) { return !p.empty(); });
   if (!anyPrefix && !options_.decoding.sampling.on()) return {};
   std::vector<SentenceGuide> guides(sentences);
   for (std::size_t i = 0; i < sentences; ++i) {
-    guides[i].stream = i;
+    guides[i].stream = i < streams.size() ? streams[i] : i;
     if (i < prefixes.size() && !prefixes[i].empty()) guides[i].prefix = prefixIds(prefixes[i], prefixesName, i + 1);
   }
   return guides;
@@ -193,11 +194,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences,
                                                const std::vector<std::string>& prefixes,
-                                               const std::string& prefixesName) {
+                                               const std::string& prefixesName, const std::vector<uint64_t>& streams) {
   if (!prefixes.empty() && prefixes.size() != sentences.size())
     throw InputError(fmt::format("{}: {} prefixes for {} sentences: give one a sentence (an empty one: none)",
                                  prefixesName, prefixes.size(), sentences.size()));
-  return translateGuided(sentences, guidesFor(prefixes, sentences.size(), prefixesName));
+  return translateGuided(sentences, guidesFor(prefixes, sentences.size(), prefixesName, streams));
 }
 
 std::vector<Translation> Translator::translateGuided(const std::vector<std::string>& sentences,

@@ -36,9 +36,6 @@ struct TranslatorOptions {
   std::function<void(std::size_t done)> progress;
 };
 
-// Alternatives a call may ask for: as many as a beam may hold.
-constexpr std::size_t kMaxAlternatives = 100;
-
 // A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
 // products on one thread where the Translator may set OpenBLAS's threads (parallelBatches > 1): so
 // few rows are faster on one thread, with the weights packed, than split over several
@@ -80,8 +77,11 @@ class Translator {
   // options' search) and TranslatedHypothesis::prefixPieces says how many pieces it gave. A sentence
   // with a prefix may grow to the prefix and DecodeLimits::extra more pieces (within its cap).
   // InputError "NAME:LINE: ..." for a prefix of DecodeLimits::cap pieces or more.
+  // streams: each sentence's samples' stream (Sampling), so that a server's sentence samples alike in
+  // any batch (default: its place in this call).
   std::vector<Translation> translate(const std::vector<std::string>& sentences, const std::vector<std::string>& prefixes,
-                                     const std::string& prefixesName = "prefixes");
+                                     const std::string& prefixesName = "prefixes",
+                                     const std::vector<uint64_t>& streams = {});
   // The `count` most likely pieces right after `prefix` (a translation's beginning, as translate() reads
   // one; empty: the first position), most likely first, each with the translation the options' search
   // finds after prefix + piece. The building block of interactive translation: a translator picks a word
@@ -110,7 +110,7 @@ class Translator {
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
   // its samples' stream); empty where nothing is given and nothing is sampled.
   std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
-                                       const std::string& prefixesName) const;
+                                       const std::string& prefixesName, const std::vector<uint64_t>& streams) const;
   // Reads each sentence's source into out and its ids into sources; returns the indices of the non-empty ones.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<std::vector<int>>& sources) const;

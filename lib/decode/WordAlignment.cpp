@@ -76,12 +76,6 @@ WordAlignment alignWords(const at::Tensor& attention, const std::vector<std::str
   return WordAlignment(pairs.begin(), pairs.end());
 }
 
-void checkAlignmentOptions(const AlignmentOptions& options) {
-  if (!(options.threshold >= 0.0 && options.threshold <= 1.0))
-    throw OptionError(fmt::format("`alignment-threshold` must be a number from 0 (the most attended piece) to 1, not {}",
-                                  options.threshold));
-}
-
 void alignTranslation(Translation& t, const AlignmentOptions& options) {
   if (!options.on() || t.empty() || !t.attention.defined()) return;
   auto& best = t.hypotheses.front();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "decode/DecodingOptions.h"
 #include "decode/Translation.h"
 
 #include <ATen/core/Tensor.h>
@@ -21,18 +22,6 @@ using WordAlignment = std::vector<std::pair<int, int>>;
 // them ("</s>" last ones left out).
 WordAlignment alignWords(const at::Tensor& attention, const std::vector<std::string>& sourcePieces,
                          const std::vector<std::string>& targetPieces, double threshold = 0.0);
-
-// What a translation reports of its alignment (--alignment, --alignment-threshold, --replace-unknowns).
-struct AlignmentOptions {
-  bool words = false;            // Translation::alignment for the best hypothesis
-  double threshold = 0.0;        // 0: each target piece to its most attended source piece; (0, 1]: to those with this weight
-  bool replaceUnknowns = false;  // the best hypothesis' unknown pieces become their aligned source words
-
-  bool on() const { return words || replaceUnknowns; }  // attention must be kept
-};
-
-// OptionError for a threshold that is not a number from 0 to 1.
-void checkAlignmentOptions(const AlignmentOptions& options);
 
 // t.alignment from its best hypothesis' attention (kept: DecodingOptions::keepAttention) and, with
 // replaceUnknowns, its text with unknown pieces replaced. Nothing for an empty translation.

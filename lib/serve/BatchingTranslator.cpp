@@ -2,6 +2,7 @@
 
 #include "decode/Search.h"
 #include "decode/Translator.h"
+#include "decode/WordAlignment.h"
 #include "serve/BatchPicking.h"
 
 #include <fmt/core.h>
@@ -12,7 +13,9 @@ namespace nmt::serve {
 
 struct BatchingTranslator::Job {
   std::vector<std::string> sentences;
-  DecodingOptions decoding;  // the server's, with the request's search
+  DecodingOptions decoding;  // the server's, with the request's search (attention kept for alignments)
+  bool attention = false;    // the request's "attention": the answer has it
+  RequestGuidance guidance;
   std::vector<ServedTranslation> results;
   std::size_t remaining;
   bool failed = false;
@@ -20,15 +23,20 @@ struct BatchingTranslator::Job {
   std::promise<std::vector<ServedTranslation>> promise;
 };
 
-namespace {
-
-bool inRunningBatch(const DecodingOptions& decoding, const TranslationModel& model) {
-  return chooseSearch(decoding, model.model->decoder(), /*sentencesAhead=*/false) == SearchStrategy::kGreedyRunningBatch;
+bool BatchingTranslator::runsRunningBatches(const TranslationModel& model) {
+  return chooseSearch({}, model.model->decoder(), /*sentencesAhead=*/false) == SearchStrategy::kGreedyRunningBatch;
 }
 
-}  // namespace
+bool BatchingTranslator::inRunningBatch(const Job& job) const {
+  return job.guidance.alternatives == 0 &&
+         chooseSearch(job.decoding, model_.model->decoder(), /*sentencesAhead=*/false, job.guidance.anyPrefix()) ==
+             SearchStrategy::kGreedyRunningBatch;
+}
 
-bool BatchingTranslator::runsRunningBatches(const TranslationModel& model) { return inRunningBatch({}, model); }
+bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
+  return a.job->guidance.alternatives == 0 && b.job->guidance.alternatives == 0 &&
+         sameSearch(a.job->decoding, b.job->decoding) && inRunningBatch(*a.job) == inRunningBatch(*b.job);
+}
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
@@ -60,13 +68,25 @@ BatchingTranslator::~BatchingTranslator() {
 }
 
 std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vector<std::string> sentences,
-                                                                        const DecodingOptions& request) {
+                                                                        const DecodingOptions& request,
+                                                                        RequestGuidance guidance) {
   auto job = std::make_shared<Job>();
   job->decoding = options_.decoding;
   job->decoding.beamSize = request.beamSize;
   job->decoding.nbest = request.nbest;
-  job->decoding.keepAttention = request.keepAttention;
+  job->attention = request.keepAttention;
+  job->decoding.keepAttention = request.keepAttention || guidance.alignment.on();
+  job->decoding.sampling = request.sampling;
+  job->decoding.noRepeatNgram = request.noRepeatNgram;
   checkDecodingOptions(job->decoding);
+  checkAlignmentOptions(guidance.alignment);
+  // a prefix that fills a translation is this request's fault: refused here, not in a batch with others
+  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
+  for (std::size_t i = 0; i < guidance.prefixes.size(); ++i)
+    if (const auto pieces = model_.codec().reference(guidance.prefixes[i]).ids.size(); pieces >= cap)
+      throw RequestError(400, fmt::format("\"prefix\"[{}] has {} pieces, where a translation holds fewer than {}", i,
+                                          pieces, cap));
+  job->guidance = std::move(guidance);
   job->remaining = sentences.size();
   job->results.resize(sentences.size());
   job->sentences = std::move(sentences);
@@ -96,10 +116,10 @@ bool BatchingTranslator::waitForBatches(std::size_t batches, std::chrono::millis
 }
 
 std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
-  const DecodingOptions& first = queue_.front().job->decoding;
+  const Pending& first = queue_.front();
   std::vector<std::size_t> candidates, lengths;  // positions in the queue; bytes stand in for pieces
   for (std::size_t i = 0; i < queue_.size(); ++i)
-    if (sameSearch(queue_[i].job->decoding, first)) {
+    if (i == 0 || sameBatch(queue_[i], first)) {
       candidates.push_back(i);
       lengths.push_back(queue_[i].job->sentences[queue_[i].index].size());
     }
@@ -118,9 +138,9 @@ std::vector<BatchingTranslator::Pending> BatchingTranslator::takeBatch() {
 
 bool BatchingTranslator::batchReady(std::size_t room) const {
   if (stopping_) return true;
-  const auto& first = queue_.front().job->decoding;
-  const auto same =
-      std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return sameSearch(p.job->decoding, first); });
+  const Pending& first = queue_.front();
+  if (first.job->guidance.alternatives > 0) return true;  // decoded alone
+  const auto same = std::count_if(queue_.begin(), queue_.end(), [&](const Pending& p) { return sameBatch(p, first); });
   return static_cast<std::size_t>(same) >= room;
 }
 
@@ -140,7 +160,7 @@ void BatchingTranslator::read() {
     // wait for company until the oldest sentence has waited batchWait, unless a batch is full
     wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
                      [&] { return batchReady(options_.maxBatchSentences); });
-    const bool running = inRunningBatch(queue_.front().job->decoding, model_);
+    const bool running = inRunningBatch(*queue_.front().job);
     // encode ahead of the decoders by at most a batch each
     if (running)
       wake_.wait(lock, [&] { return stopping_ || leastBusyDecoder()->rows < 2 * options_.maxBatchSentences; });
@@ -186,11 +206,17 @@ std::vector<std::vector<float>> toRows(const at::Tensor& attention) {
   return rows;
 }
 
-ServedTranslation served(const Translation& t, bool attention, std::size_t maxInputLength) {
+ServedHypothesis servedHypothesis(const TranslatedHypothesis& h) { return {h.text, h.score, h.pieces, h.prefixPieces}; }
+
+// A sentence's answer as its request asks: its attention, its alignment.
+ServedTranslation served(Translation t, bool attention, const AlignmentOptions& alignment, std::size_t maxInputLength) {
+  alignTranslation(t, alignment);
   ServedTranslation s;
   s.sourcePieces = t.sourcePieces;
-  for (const auto& h : t.hypotheses) s.hypotheses.push_back({h.text, h.score, h.pieces});
+  for (const auto& h : t.hypotheses) s.hypotheses.push_back(servedHypothesis(h));
   if (attention && t.attention.defined()) s.attention = toRows(t.attention);
+  s.aligned = alignment.words;
+  s.alignment = t.alignment;
   if (t.truncated) s.warning = fmt::format("{} pieces, truncated to the model's maximum of {}", t.inputPieces, maxInputLength);
   return s;
 }
@@ -212,18 +238,35 @@ void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
 }
 
 void BatchingTranslator::decode(const std::vector<Pending>& batch) {
-  const DecodingOptions& decoding = batch.front().job->decoding;
+  const Job& first = *batch.front().job;
   try {
     TranslatorOptions options;
-    options.decoding = decoding;
+    options.decoding = first.decoding;
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     Translator translator(model_, options);
-    std::vector<std::string> sentences;
-    for (const auto& p : batch) sentences.push_back(p.job->sentences[p.index]);
-    const auto translations = translator.translate(sentences);
+    if (first.guidance.alternatives > 0) {  // one sentence (TranslateRequest's check)
+      const auto& p = batch.front();
+      const auto& prefixes = first.guidance.prefixes;
+      ServedTranslation s;
+      s.sourcePieces = untranslated(model_.codec(), first.sentences[p.index]).sourcePieces;
+      for (const auto& a : translator.alternatives(first.sentences[p.index], prefixes.empty() ? "" : prefixes[p.index],
+                                                   first.guidance.alternatives))
+        s.alternatives.push_back({a.piece, a.logProbability, servedHypothesis(a.completion)});
+      answer(p, std::move(s));
+      return;
+    }
+    std::vector<std::string> sentences, prefixes;
+    std::vector<uint64_t> streams;  // a sentence samples as its place in its request says
+    for (const auto& p : batch) {
+      sentences.push_back(p.job->sentences[p.index]);
+      prefixes.push_back(p.job->guidance.prefixes.empty() ? "" : p.job->guidance.prefixes[p.index]);
+      streams.push_back(p.index);
+    }
+    auto translations = translator.translate(sentences, prefixes, "prefix", streams);
     for (std::size_t i = 0; i < batch.size(); ++i)
-      answer(batch[i], served(translations[i], decoding.keepAttention, model_.maxInputLength));
+      answer(batch[i], served(std::move(translations[i]), batch[i].job->attention, batch[i].job->guidance.alignment,
+                              model_.maxInputLength));
   } catch (...) {
     for (const auto& p : batch) fail(p.job);
   }
@@ -238,7 +281,7 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
     for (auto& p : batch) {
       Translation t = untranslated(model_.codec(), p.job->sentences[p.index]);
       if (t.sourceIds.empty()) {  // an empty line: nothing to decode
-        answer(p, served(t, false, model_.maxInputLength));
+        answer(p, served(std::move(t), false, p.job->guidance.alignment, model_.maxInputLength));
         p.job.reset();
         continue;
       }
@@ -269,7 +312,7 @@ void BatchingTranslator::stepRunning(DecoderThread& d) {
     for (auto& [tag, translation] : d.running->step()) {
       auto node = d.pending.extract(tag);
       const Pending& p = node.mapped();
-      answer(p, served(translation, p.job->decoding.keepAttention, model_.maxInputLength));
+      answer(p, served(std::move(translation), p.job->attention, p.job->guidance.alignment, model_.maxInputLength));
     }
   } catch (...) {
     failRunning(d);

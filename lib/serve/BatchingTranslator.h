@@ -6,6 +6,7 @@
 #include "decode/Translator.h"
 #include "serve/JsonResponses.h"
 #include "serve/ServedTranslation.h"
+#include "serve/TranslateRequest.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -50,8 +51,12 @@ class BatchingTranslator {
   // One result per sentence, in order; an empty sentence gives no hypotheses. A decoding
   // failure reaches the future as its exception. Of `request` the search a request chooses is read
   // (beamSize, nbest, keepAttention: TranslateRequest::decoding); only sentences whose requests ask for
-  // the same search (sameSearch) share a batch. OptionError (checkDecodingOptions) when out of bounds.
-  std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request);
+  // the same search (sameSearch) share a batch, and those with prefixes only sentences decoded in
+  // sorted batches (chooseSearch). guidance: each sentence's prefix (sampled sentences draw from their
+  // place in the request), alignments, or a request for one sentence's alternatives (decoded alone).
+  // OptionError (checkDecodingOptions) when out of bounds.
+  std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request,
+                                                     RequestGuidance guidance = {});
 
   // Whether greedy requests to this model go to decoder threads' running batches (chooseSearch, for
   // sentences that arrive one by one).
@@ -92,6 +97,10 @@ class BatchingTranslator {
   // Takes the next batch from the queue (caller holds the lock): the oldest sentence and others
   // asking for the same search, up to maxBatchSentences, chosen by pickSimilarLengths.
   std::vector<Pending> takeBatch();
+  // Whether two waiting sentences may share a batch: the same search, the same way (running batch or
+  // not), and neither asking for alternatives.
+  bool sameBatch(const Pending& a, const Pending& b) const;
+  bool inRunningBatch(const Job& job) const;
   // Whether enough sentences asking for the oldest one's search wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;

@@ -15,17 +15,35 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 }  // namespace
 
 std::string translateResponse(const std::vector<ServedTranslation>& translations, bool attention, std::size_t nbest,
-                              const std::string& model, double elapsedMs) {
+                              const std::string& model, double elapsedMs, bool alternatives) {
   json list = json::array();
   for (const auto& t : translations) {
     json item;
+    if (alternatives) {
+      json all = json::array();
+      for (const auto& a : t.alternatives)
+        all.push_back({{"piece", a.piece},
+                       {"log_probability", a.logProbability},
+                       {"text", a.translation.text},
+                       {"score", a.translation.score},
+                       {"target_pieces", a.translation.pieces},
+                       {"prefix_pieces", a.translation.prefixPieces}});
+      list.push_back({{"source_pieces", t.sourcePieces}, {"alternatives", std::move(all)}});
+      continue;
+    }
     const ServedHypothesis empty;
     const auto& best = t.hypotheses.empty() ? empty : t.hypotheses.front();
     item["text"] = best.text;
     item["score"] = best.score;
     item["source_pieces"] = t.sourcePieces;
     item["target_pieces"] = best.pieces;
+    if (best.prefixPieces > 0) item["prefix_pieces"] = best.prefixPieces;
     if (attention) item["attention"] = t.attention;
+    if (t.aligned) {
+      json pairs = json::array();
+      for (const auto& [source, target] : t.alignment) pairs.push_back({source, target});
+      item["alignment"] = std::move(pairs);
+    }
     if (nbest > 1) {
       json all = json::array();
       for (const auto& h : t.hypotheses)

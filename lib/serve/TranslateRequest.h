@@ -16,14 +16,26 @@ struct RequestLimits {
   int64_t maxBeam = 10;                   // "beam" (at most kMaxBeam)
 };
 
-// A POST /v1/translate body: {"text": [...], "model": "...", "beam": K, "nbest": N, "attention": bool}.
+// What a request asks beyond its search: each sentence's prefix, word alignments, alternatives.
+struct RequestGuidance {
+  std::vector<std::string> prefixes;  // "prefix": one a sentence ("" none), or none at all
+  AlignmentOptions alignment;         // "alignment", "alignment_threshold", "replace_unknowns"
+  std::size_t alternatives = 0;       // "alternatives": N pieces after the one sentence's prefix (0: translate)
+
+  bool anyPrefix() const;
+};
+
+// A POST /v1/translate body: {"text": [...], "model": "...", "beam": K, "nbest": N, "attention": bool,
+// "prefix": [...], "alternatives": N, "sampling_topk": K, "sampling_topp": P, "sampling_temperature": T,
+// "seed": S, "no_repeat_ngram": N, "alignment": bool, "alignment_threshold": T, "replace_unknowns": bool}.
 struct TranslateRequest {
   std::vector<std::string> texts;  // one sentence each, UTF-8, no line breaks
   std::string model;               // empty: the server's first model
   // what the request chooses of its search: beamSize ("beam", 1: greedy search), nbest (hypotheses per
   // sentence, at most the beam) and keepAttention ("attention": the best hypothesis' attention matrix);
-  // the rest is the server's
+  // the rest is the server's; and sampling and noRepeatNgram
   DecodingOptions decoding;
+  RequestGuidance guidance;
 };
 
 // A request the server refuses: the HTTP status (4xx) and a one-line message for the JSON error.

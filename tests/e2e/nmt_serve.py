@@ -183,11 +183,14 @@ def api(workdir):
         # --- concurrent clients each get their own answers; sentences shared batches
         concurrent_clients(server, sources)
 
+        # --- prefixes, alternatives, sampling, repeats and alignments: as nmt-translate gives them
+        guided(server, sources)
+
         # --- every bad request gets its 4xx and a JSON error; the server keeps serving
         expect_error(server, '{"text": ["a"', 400, "invalid JSON at byte 14", raw=True)
         expect_error(server, b'{"text": ["\xff"]}', 400, "the request body is not valid UTF-8 (byte 12)", raw=True)
         expect_error(server, {"text": ["a"], "beams": 2}, 400,
-                     'unknown field "beams" (known: text, model, beam, nbest, attention)')
+                     'unknown field "beams" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, replace_unknowns)')
         expect_error(server, {"text": ["a"], "beam": 7}, 400, '"beam" must be between 1 and 6, got 7')
         expect_error(server, {"text": ["a"], "beam": 1000000}, 400, '"beam" must be between 1 and 6, got 1000000')
         expect_error(server, {"text": ["a"] * 51}, 413, '51 sentences in "text", more than this server\'s limit of 50')
@@ -201,6 +204,53 @@ def api(workdir):
         check(status == 200 and '<button id="translate"' in page, "the page is not served at /")
         code = server.stop()
         check(code == 0 and "SIGTERM: stopped after answering" in server.stderr(), f"stop: {code} {server.stderr()}")
+
+
+def guided(server, sources):
+    with open("prefixes.txt", "w", encoding="utf-8") as f:
+        f.write("the cat\n" + "\n" * (len(sources) - 1))
+    prefixes = ["the cat"] + [""] * (len(sources) - 1)
+    status, answer = server.translate({"text": sources, "prefix": prefixes})
+    check(status == 200, f"prefix: {status} {answer}")
+    check([t["text"] for t in answer["translations"]] == translate_cli("--input", "valid.src", "--prefixes", "prefixes.txt"),
+          "translations after prefixes differ from nmt-translate's")
+    first = answer["translations"][0]
+    check(first["text"].startswith("the cat") and first["prefix_pieces"] > 0, f"prefix kept and counted: {first}")
+    check("prefix_pieces" not in answer["translations"][1], "no prefix, no prefix_pieces")
+    # alternatives: the likeliest first, its translation the greedy one
+    status, answer = server.translate({"text": ["der Hund sieht die Katze"], "prefix": ["the"], "alternatives": 3})
+    listed = answer["translations"][0]["alternatives"]
+    check(status == 200 and len(listed) == 3 and listed[0]["text"] == "the dog sees the cat" and
+          all(a["text"].startswith("the") for a in listed) and
+          [a["log_probability"] for a in listed] == sorted([a["log_probability"] for a in listed], reverse=True),
+          f"alternatives: {status} {answer}")
+    # sampling: a request's samples depend on its seed and sentences, not on what it shares a batch with
+    body = {"text": sources[:8], "sampling_topk": 0, "sampling_temperature": 3.0, "seed": 7}
+    alone = [t["text"] for t in server.translate(body)[1]["translations"]]
+    answers = {}
+    def ask(name, request):
+        answers[name] = server.translate(request)
+    threads = [threading.Thread(target=ask, args=(k, body if k == 0 else {**body, "text": sources[8 + k:12 + k]}))
+               for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    check([t["text"] for t in answers[0][1]["translations"]] == alone, "a seeded request sampled otherwise in company")
+    other = [t["text"] for t in server.translate({**body, "seed": 8})[1]["translations"]]
+    check(other != alone, "two seeds gave the same samples")
+    # no repeated piece; word alignments after each translation, as nmt-translate --alignment writes them
+    status, answer = server.translate({"text": sources, "no_repeat_ngram": 1})
+    check(all(len(t["text"].split()) == len(set(t["text"].split())) for t in answer["translations"]),
+          f"no_repeat_ngram 1 repeated a word: {answer}")
+    status, answer = server.translate({"text": sources[:5], "alignment": True})
+    cli = translate_cli("--input", "valid.src", "--alignment")[:5]
+    served = [t["text"] + " ||| " + " ".join(f"{s}-{j}" for s, j in t["alignment"]) for t in answer["translations"]]
+    check(served == cli, f"alignments differ from nmt-translate's: {served[:2]} vs {cli[:2]}")
+    check("attention" not in answer["translations"][0], "alignment alone sends no attention")
+    status, answer = server.translate({"text": ["a"], "prefix": ["der " * 300]})
+    check(status == 400 and re.fullmatch(r'"prefix"\[0\] has \d+ pieces, where a translation holds fewer than 256',
+                                         answer["error"]), f"an overlong prefix: {status} {answer}")
 
 
 def raw_exchange(port, data, timeout=30):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """nmt-serve's page in a real browser: headless Chromium (through chromedriver and Selenium,
 all from Debian) loads the page, types a sentence, clicks Translate; the test checks the
-translation, the n-best list and every heatmap cell against the API, and saves a screenshot.
+translation, the n-best list and every heatmap cell against the API, clicks a word, checks its
+alternatives, picks one and checks the translation that follows, and saves a screenshot.
 Usage: serve_page.py BIN_DIR ARTIFACT_DIR"""
 import os
 import shutil
@@ -88,6 +89,37 @@ with tempfile.TemporaryDirectory() as workdir:
             shot = os.path.join(ARTIFACTS, "serve-page.png")
             driver.save_screenshot(shot)
             check(open(shot, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "the screenshot is not a PNG")
+
+            # clicking a word lists its alternatives (the API's, after the words before it); picking one
+            # translates again after it, keeping what is before
+            words = want["text"].split()
+            driver.find_element(By.CSS_SELECTOR, '#output .word[data-index="1"]').click()
+            wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#alternatives button.alt"))
+            status, answer = server.translate({"text": [SENTENCE], "prefix": [words[0]], "alternatives": 5})
+            check(status == 200, f"API alternatives: {status} {answer}")
+            api_words = []
+            for a in answer["translations"][0]["alternatives"]:
+                word = (a["text"].split()[1:2] or ["(end)"])[0]
+                if word not in api_words:
+                    api_words.append(word)
+            buttons = driver.find_elements(By.CSS_SELECTOR, "#alternatives button.alt")
+            shown = [driver.execute_script("return arguments[0].firstChild.textContent", b) for b in buttons]
+            check(shown == api_words, f"alternatives shown: {shown}, API: {api_words}")
+            check(len(shown) >= 2 and shown[0] == words[1], f"the likeliest alternative is the word shown: {shown}")
+            picked = shown[1]
+            buttons[1].click()
+            wait.until(lambda d: d.execute_script(  # (the words are drawn anew: read them in the page)
+                "const w = document.querySelector('#output .word[data-index=\"1\"]'); return w && w.textContent")
+                       == picked)
+            status, answer = server.translate({"text": [SENTENCE], "beam": 3, "nbest": 2, "attention": True,
+                                               "prefix": [f"{words[0]} {picked}"]})
+            check(status == 200, f"API with the picked prefix: {status} {answer}")
+            now = driver.find_element(By.ID, "output").text
+            check(now == answer["translations"][0]["text"] and now.startswith(f"{words[0]} {picked}"),
+                  f"after picking {picked!r}: {now!r}, API: {answer['translations'][0]['text']!r}")
+            heat_rows = [th.get_attribute("textContent")
+                         for th in driver.find_elements(By.CSS_SELECTOR, "#heatmap tbody th")]
+            check(heat_rows == answer["translations"][0]["target_pieces"], "the heatmap follows the new translation")
 
             # a refused request shows the server's message on the page
             set_value(driver, "beam", "99")

@@ -57,7 +57,9 @@ TEST_CASE("a bad translate request is refused with its status and a message nami
   CHECK(refusal(R"({"text": ["a\u007f"]})") == R{400, "\"text\"[0] has a control character U+007F at byte 2 (only tab is allowed)"});
   CHECK(refusal(R"({"text": ["a\tb"]})") == R{0, ""});
   CHECK(refusal(R"({"text": ["a"], "beem": 2})") ==
-        R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention)"});
+        R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, "
+               "sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, "
+               "replace_unknowns)"});
   CHECK(refusal(R"({"text": ["a"], "beam": 11})") == R{400, "\"beam\" must be between 1 and 10, got 11"});
   CHECK(refusal(R"({"text": ["a"], "beam": 0})") == R{400, "\"beam\" must be between 1 and 10, got 0"});
   CHECK(refusal(R"({"text": ["a"], "beam": 2.5})") == R{400, "\"beam\" must be an integer"});
@@ -68,6 +70,81 @@ TEST_CASE("a bad translate request is refused with its status and a message nami
   two.maxSentences = 2;
   CHECK(refusal(R"({"text": ["a", "b", "c"]})", two) == R{413, "3 sentences in \"text\", more than this server's limit of 2"});
   CHECK(refusal(R"({"text": ["a", "b"]})", two) == R{0, ""});
+}
+
+TEST_CASE("a translate request's prefixes, alternatives, sampling, repeats and alignments: read, and refused when wrong") {
+  const auto r = parseTranslateRequest(
+      R"({"text": ["a", "b"], "prefix": ["x y", ""], "sampling_topk": 0, "sampling_topp": 0.9,
+          "sampling_temperature": 0.7, "seed": 42, "no_repeat_ngram": 3, "alignment": true,
+          "alignment_threshold": 0.2, "replace_unknowns": true})",
+      {});
+  CHECK(r.guidance.prefixes == std::vector<std::string>{"x y", ""});
+  CHECK(r.guidance.anyPrefix());
+  CHECK(r.decoding.sampling.topk == 0);
+  CHECK(r.decoding.sampling.topp == 0.9);
+  CHECK(r.decoding.sampling.temperature == 0.7);
+  CHECK(r.decoding.sampling.seed == 42);
+  CHECK(r.decoding.noRepeatNgram == 3);
+  CHECK(r.guidance.alignment.words);
+  CHECK(r.guidance.alignment.threshold == 0.2);
+  CHECK(r.guidance.alignment.replaceUnknowns);
+  CHECK(parseTranslateRequest(R"({"text": ["a"], "prefix": ["x"], "alternatives": 4})", {}).guidance.alternatives == 4);
+  CHECK_FALSE(parseTranslateRequest(R"({"text": ["a"], "prefix": [""]})", {}).guidance.anyPrefix());
+  using R = std::pair<int, std::string>;
+  CHECK(refusal(R"({"text": ["a", "b"], "prefix": ["x"]})") ==
+        R{400, "\"prefix\" has 1 entries for 2 sentences in \"text\": give one a sentence (\"\": none)"});
+  CHECK(refusal(R"({"text": ["a"], "prefix": "x"})") ==
+        R{400, "\"prefix\" must be an array of strings, one a sentence (\"\": none)"});
+  CHECK(refusal(R"({"text": ["a"], "prefix": ["x\ny"]})") ==
+        R{400, "\"prefix\"[0] contains a line break: send one sentence per entry"});
+  CHECK(refusal(R"({"text": ["a", "b"], "alternatives": 3})") ==
+        R{400, "\"alternatives\" lists one sentence's: send one in \"text\", not 2"});
+  CHECK(refusal(R"({"text": ["a"], "alternatives": 101})") == R{400, "\"alternatives\" must be between 0 and 100, got 101"});
+  CHECK(refusal(R"({"text": ["a"], "sampling_topp": 0.5})") ==
+        R{400, "\"sampling_topp\" changes nothing without sampling: set \"sampling_topk\" to 0 (the whole "
+               "distribution) or above 1"});
+  CHECK(refusal(R"({"text": ["a"], "sampling_topk": 3, "beam": 2})") ==
+        R{400, "sampling draws one translation a sentence: \"sampling_topk\" 3 needs \"beam\" 1, not 2"});
+  CHECK(refusal(R"({"text": ["a"], "sampling_topk": 0, "sampling_temperature": "hot"})") ==
+        R{400, "\"sampling_temperature\" must be a number"});
+  CHECK(refusal(R"({"text": ["a"], "seed": -1})") ==
+        R{400, "\"seed\" must be between 0 and 9223372036854775807, got -1"});
+  CHECK(refusal(R"({"text": ["a"], "no_repeat_ngram": 300})") == R{400, "\"no_repeat_ngram\" must be between 0 and 256, got 300"});
+  CHECK(refusal(R"({"text": ["a"], "alignment": "yes"})") == R{400, "\"alignment\" must be true or false"});
+  CHECK(refusal(R"({"text": ["a"], "alignment": true, "alignment_threshold": 1.5})") ==
+        R{400, "\"alignment_threshold\" must be a number from 0 (the most attended piece) to 1, not 1.5"});
+  // a huge "prefix" array is not read past the server's sentence limit
+  RequestLimits two;
+  two.maxSentences = 2;
+  CHECK(refusal(R"({"text": ["a"], "prefix": ["", "", "", "", ""]})", two) ==
+        R{400, "\"prefix\" has more than 2 entries for 1 sentences in \"text\": give one a sentence (\"\": none)"});
+}
+
+TEST_CASE("a translate answer: a prefix's pieces, the alignment, and alternatives instead of a translation") {
+  ServedTranslation t;
+  t.sourcePieces = {"▁Hund", "</s>"};
+  t.hypotheses = {{"the dog", -0.5, {"▁the", "▁dog", "</s>"}, 1}};
+  t.aligned = true;
+  t.alignment = {{0, 1}};
+  const auto item = json::parse(translateResponse({t}, false, 1, "m", 1))["translations"][0];
+  CHECK(item["prefix_pieces"] == 1);
+  CHECK(item["alignment"] == json::parse("[[0, 1]]"));
+  ServedTranslation alternatives;
+  alternatives.sourcePieces = {"▁Hund", "</s>"};
+  alternatives.alternatives = {{"▁dog", -0.1, {"dog", -0.3, {"▁dog", "</s>"}, 1}}};
+  const auto listed = json::parse(translateResponse({alternatives}, false, 1, "m", 1, true))["translations"][0];
+  CHECK_FALSE(listed.contains("text"));
+  CHECK(listed["source_pieces"] == json({"▁Hund", "</s>"}));
+  REQUIRE(listed["alternatives"].size() == 1);
+  CHECK(listed["alternatives"][0] == json({{"piece", "▁dog"}, {"log_probability", -0.1}, {"text", "dog"}, {"score", -0.3},
+                                          {"target_pieces", {"▁dog", "</s>"}}, {"prefix_pieces", 1}}));
+  const auto plain = json::parse(translateResponse({t}, false, 1, "m", 1))["translations"][0];
+  t.aligned = false;
+  t.hypotheses[0].prefixPieces = 0;
+  const auto neither = json::parse(translateResponse({t}, false, 1, "m", 1))["translations"][0];
+  CHECK_FALSE(neither.contains("alignment"));
+  CHECK_FALSE(neither.contains("prefix_pieces"));
+  CHECK(plain.contains("alignment"));
 }
 
 TEST_CASE("a translate answer: best hypothesis first-class, n-best, attention and warning only when there") {
