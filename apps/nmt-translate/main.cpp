@@ -27,6 +27,9 @@ void warnTruncated(const std::string& name, std::size_t line, const Translation&
   if (t.truncated)
     fmt::print(stderr, "nmt-translate: warning: {}:{}: {} pieces, truncated to the model's maximum of {}\n", name,
                line, t.inputPieces, max);
+  for (const auto& term : t.missingTerms)
+    fmt::print(stderr, "nmt-translate: warning: {}:{}: the glossary's '{}' is not in the translation (the length limit "
+               "came first)\n", name, line, term);
 }
 
 // What to do with each line: translate it (after its prefix, when given), or list its alternatives.
@@ -99,7 +102,7 @@ int main(int argc, char* argv[]) {
     RuntimeOptions runtimeOptions;
     TranslatorOptions options;
     bool scores = false, stats = false, verbose = false;
-    std::string prefixes;
+    std::string prefixes, glossary;
     LineWork work;
     OptionTable table("Options");
     table.addRequired("model,m", modelDir, "model directory written by nmt-train");
@@ -115,6 +118,7 @@ int main(int argc, char* argv[]) {
               ("list each line's alternatives instead of translating it: " + std::string(help::kAlternatives) +
                ", as 'LINE ||| piece ||| log-probability ||| translation' lines (0: off)")
                   .c_str());
+    table.addInvocation("glossary", glossary, app::programSpelling(help::kGlossary).c_str());
     app::declareSamplingOptions(table, options.decoding);
     app::declareAlignmentOptions(table, options.alignment);
     app::ModelOptions modelOptions;
@@ -139,6 +143,7 @@ int main(int argc, char* argv[]) {
       work.prefixes = readLines(prefixes);
       work.prefixesName = prefixes;
     }
+    if (!glossary.empty()) options.glossary = std::make_shared<const Glossary>(Glossary::read(glossary));
 
     const Runtime runtime = app::startProgram(runtimeOptions);
     if (verbose) {

@@ -1,5 +1,6 @@
 #include "decode/BeamSearch.h"
 
+#include "decode/Constraints.h"
 #include "decode/RowTopK.h"
 #include "decode/Search.h"
 #include "decode/StepRules.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 
 namespace nmt {
@@ -210,12 +212,123 @@ std::pair<at::Tensor, at::Tensor> bestCandidates(const at::Tensor& logProbs, con
   return {topScores.cpu().contiguous(), topIndices.cpu().contiguous()};  // rows read through raw pointers
 }
 
-// Each sentence's best `nbest` endings, best first (by rank; equal ranks in the order they ended).
-std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& searches, int64_t nbest) {
+// A constrained sentence's candidates at a step, in the order dynamic beam allocation takes them
+// (allocateBanks): its best candidates and, from each beam, the pieces that further a constraint, each
+// in the bank of the constraint pieces it meets. scores/indices as bestCandidates gives them.
+struct BankedStep {
+  std::vector<double> scores;
+  std::vector<int64_t> indices;
+};
+BankedStep bankedCandidates(const SentenceSearch& search, const std::vector<std::vector<int>>& constraints,
+                            const double* topScores, const int64_t* topIndices, int64_t C,
+                            const std::vector<std::pair<int64_t, double>>& furthering,  // (index, score) per beam's pieces
+                            const StepContext& context) {
+  std::vector<std::pair<int64_t, double>> pool;
+  for (int64_t c = 0; c < C; ++c) pool.emplace_back(topIndices[c], topScores[c]);
+  pool.insert(pool.end(), furthering.begin(), furthering.end());
+  std::vector<BankedCandidate> banked;
+  BankedStep out;
+  std::vector<int64_t> seen;
+  for (const auto& [index, score] : pool) {
+    if (!std::isfinite(score) || std::find(seen.begin(), seen.end(), index) != seen.end()) continue;
+    seen.push_back(index);
+    const int64_t beam = index / context.V;
+    const int64_t column = index % context.V;
+    const int token = static_cast<int>(context.pieces ? (*context.pieces)[column] : column);
+    auto history = search.histories[static_cast<std::size_t>(beam)];
+    if (token != SpecialIds::kEos) history.push_back(token);
+    banked.push_back({constraintProgress(history, constraints).metPieces, score});
+    out.scores.push_back(score);
+    out.indices.push_back(index);
+  }
+  BankedStep ordered;
+  for (std::size_t i : allocateBanks(banked, static_cast<std::size_t>(context.K))) {
+    ordered.scores.push_back(out.scores[i]);
+    ordered.indices.push_back(out.indices[i]);
+  }
+  return ordered;
+}
+
+// For each active sentence with constraints, from each of its beams, the pieces that would further a
+// constraint (constraintProgress) and its own K best as candidates (a beam ahead on constraints keeps
+// its children even where the sentence's best are all another beam's): (beam * V + column, beam score +
+// log-probability), read from the step's log-probabilities in one gather. Empty for the others.
+std::vector<std::vector<std::pair<int64_t, double>>> furtheringCandidates(const at::Tensor& logProbs,
+                                                                        const StepRows& rows,
+                                                                        const std::vector<SentenceSearch>& searches,
+                                                                        const StepRules& rules,
+                                                                        const std::vector<SentenceGuide>* guides,
+                                                                        int64_t K) {
+  const int64_t V = logProbs.size(1);
+  std::vector<std::vector<std::pair<int64_t, double>>> out(rows.active.size());
+  std::vector<int64_t> atRows, atColumns;
+  std::vector<std::pair<std::size_t, int64_t>> owner;  // (active sentence, index over its beams)
+  std::vector<double> beamScores;
+  std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> ownRows;  // (active sentence, row, beam)
+  for (std::size_t a = 0, firstRow = 0; a < rows.active.size(); ++a) {
+    const auto& search = searches[static_cast<std::size_t>(rows.active[a])];
+    if (rules.constrained(rows.active[a])) {
+      const auto& constraints = (*guides)[static_cast<std::size_t>(rows.active[a])].constraints;
+      for (std::size_t b = 0; b < search.histories.size(); ++b)
+        for (int piece : constraintProgress(search.histories[b], constraints).nextPieces) {
+          const int64_t column = rules.column(piece);
+          if (column < 0) continue;
+          atRows.push_back(static_cast<int64_t>(firstRow + b));
+          atColumns.push_back(column);
+          owner.emplace_back(a, static_cast<int64_t>(b) * V + column);
+          beamScores.push_back(search.scores[b]);
+        }
+      for (std::size_t b = 0; b < search.histories.size(); ++b) ownRows.emplace_back(a, firstRow + b, b);
+    }
+    firstRow += search.histories.size();
+  }
+  const auto device = logProbs.device();
+  if (!ownRows.empty()) {  // each constrained beam's own best
+    std::vector<int64_t> rowIndex;
+    for (const auto& [a, row, b] : ownRows) rowIndex.push_back(static_cast<int64_t>(row));
+    const auto [best, columns] =
+        logProbs.index_select(0, torch::tensor(rowIndex, torch::kInt64).to(device)).topk(std::min<int64_t>(K, V), 1);
+    const auto values = best.to(torch::kCPU, torch::kFloat64).contiguous();
+    const auto places = columns.to(torch::kCPU).contiguous();
+    for (std::size_t i = 0; i < ownRows.size(); ++i) {
+      const auto& [a, row, b] = ownRows[i];
+      const auto& search = searches[static_cast<std::size_t>(rows.active[a])];
+      for (int64_t k = 0; k < values.size(1); ++k)
+        out[a].emplace_back(static_cast<int64_t>(b) * V + places.data_ptr<int64_t>()[static_cast<int64_t>(i) * values.size(1) + k],
+                            search.scores[b] + values.data_ptr<double>()[static_cast<int64_t>(i) * values.size(1) + k]);
+    }
+  }
+  if (atRows.empty()) return out;
+  const auto values = logProbs
+                          .index({torch::tensor(atRows, torch::kInt64).to(device),
+                                  torch::tensor(atColumns, torch::kInt64).to(device)})
+                          .to(torch::kCPU, torch::kFloat64)
+                          .contiguous();
+  const double* value = values.data_ptr<double>();
+  for (std::size_t i = 0; i < owner.size(); ++i) out[owner[i].first].emplace_back(owner[i].second, beamScores[i] + value[i]);
+  return out;
+}
+
+// Each sentence's best `nbest` endings, best first (by rank; equal ranks in the order they ended);
+// a constrained sentence's (constraints: its guide's, or null) by the constraint pieces they meet first.
+std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& searches, int64_t nbest,
+                                                 const std::vector<SentenceGuide>* guides) {
   std::vector<std::vector<Hypothesis>> out(searches.size());
   for (std::size_t r = 0; r < searches.size(); ++r) {
     auto& finished = searches[r].finished;
-    std::stable_sort(finished.begin(), finished.end(), [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
+    if (guides && !(*guides)[r].constraints.empty()) {
+      const auto& constraints = (*guides)[r].constraints;
+      std::vector<std::pair<std::size_t, Hypothesis>> keyed;
+      for (auto& f : finished) keyed.emplace_back(constraintProgress(f.ids, constraints).metPieces, std::move(f));
+      std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) {
+        return x.first > y.first || (x.first == y.first && x.second.rank > y.second.rank);
+      });
+      finished.clear();
+      for (auto& [met, h] : keyed) finished.push_back(std::move(h));
+    } else {
+      std::stable_sort(finished.begin(), finished.end(),
+                       [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
+    }
     for (auto& f : finished) {
       if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, nbest)) break;
       out[r].push_back(std::move(f));
@@ -291,6 +404,8 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
                         : step.logProbs();
     if (rules.any()) logProbs = withRules(logProbs, rules, searches, rowSentence);
     const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);
+    const auto furthering = rules.any() ? furtheringCandidates(logProbs, rows, searches, rules, guides, K)
+                                        : std::vector<std::vector<std::pair<int64_t, double>>>();
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();
     const StepContext context{logProbs.size(1), K, t, options.lengthPenalty, slice ? &slice->ids : nullptr};
@@ -303,9 +418,17 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
       auto& search = searches[rows.active[a]];
       const auto beams = static_cast<int64_t>(search.histories.size());
       firstRows[a] = firstRow;
-      const SentenceStep mine{candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C,
-                              weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
-                              weights.defined() ? weights.size(1) : 0};
+      SentenceStep mine{candidateScores.data_ptr<double>() + a * C, candidateIndices.data_ptr<int64_t>() + a * C, C,
+                        weights.defined() ? weights.data_ptr<float>() + firstRow * weights.size(1) : nullptr,
+                        weights.defined() ? weights.size(1) : 0};
+      BankedStep banked;
+      if (rules.constrained(rows.active[a])) {  // dynamic beam allocation over its candidates
+        banked = bankedCandidates(search, (*guides)[static_cast<std::size_t>(rows.active[a])].constraints, mine.scores,
+                                  mine.indices, C, furthering[static_cast<std::size_t>(a)], context);
+        mine.scores = banked.scores.data();
+        mine.indices = banked.indices.data();
+        mine.C = static_cast<int64_t>(banked.scores.size());
+      }
       survivors[a] = extendSearch(search, mine, context);
       keepLinesInPlace(search, survivors[a], static_cast<std::size_t>(beams));
       goesOn[a] = !search.histories.empty();
@@ -320,7 +443,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
     if (!rowSentence.empty()) state = step.state.reordered(parents);
   }
 
-  return bestEndings(searches, options.nbest);
+  return bestEndings(searches, options.nbest, guides);
 }
 
 }  // namespace nmt

@@ -44,6 +44,9 @@ inline constexpr const char* kAlignmentThreshold =
     "source piece with at least this attention";
 inline constexpr const char* kReplaceUnknowns =
     "replace each unknown piece of a translation (written \u2047) by the source word it attends to most";
+inline constexpr const char* kGlossary =
+    "terminology: 'source term<TAB>target term' lines; a sentence holding a source term (as whole words) gets its "
+    "target term in its translation, by constrained beam search (needs `beam` 2 or more)";
 inline constexpr const char* kWeights = "which weights of the model directory: best.pt or last.pt";
 
 }  // namespace nmt::help

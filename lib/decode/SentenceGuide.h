@@ -5,11 +5,13 @@
 
 namespace nmt {
 
-// What one sentence's search is given beside its source: the target's first pieces, and the stream
-// its samples are drawn from (Sampling), so that a sentence samples alike in any batch.
+// What one sentence's search is given beside its source: the target's first pieces, the pieces that
+// must appear (a glossary's terms), and the stream its samples are drawn from (Sampling), so that a
+// sentence samples alike in any batch.
 struct SentenceGuide {
   std::vector<int> prefix;  // target ids the translation must begin with (none: free from the first piece)
   uint64_t stream = 0;      // its place in the call
+  std::vector<std::vector<int>> constraints;  // runs of target ids the translation must hold (beam search)
 };
 
 }  // namespace nmt

@@ -1,5 +1,8 @@
 #include "decode/StepRules.h"
 
+#include "decode/Constraints.h"
+#include "tokenization/SpecialIds.h"
+
 #include <ATen/ATen.h>
 
 #include <algorithm>
@@ -9,8 +12,14 @@ namespace nmt {
 
 StepRules::StepRules(const std::vector<SentenceGuide>* guides, int64_t noRepeatNgram, const OutputSlice* slice)
     : guides_(guides), noRepeatNgram_(noRepeatNgram), slice_(slice) {
-  if (guides_)
-    prefixes_ = std::any_of(guides_->begin(), guides_->end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
+  if (!guides_) return;
+  prefixes_ = std::any_of(guides_->begin(), guides_->end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
+  constraints_ =
+      std::any_of(guides_->begin(), guides_->end(), [](const SentenceGuide& g) { return !g.constraints.empty(); });
+}
+
+bool StepRules::constrained(int64_t sentence) const {
+  return constraints_ && !(*guides_)[static_cast<std::size_t>(sentence)].constraints.empty();
 }
 
 int64_t StepRules::column(int piece) const {
@@ -21,9 +30,10 @@ int64_t StepRules::column(int piece) const {
 }
 
 int64_t StepRules::limitFor(int64_t sentence, int64_t limit, int64_t extra, int64_t cap) const {
-  if (!prefixes_) return limit;
-  const auto given = static_cast<int64_t>((*guides_)[static_cast<std::size_t>(sentence)].prefix.size());
-  return std::max(limit, std::min(cap, given + extra));
+  if (!prefixes_ && !constraints_) return limit;
+  const auto& guide = (*guides_)[static_cast<std::size_t>(sentence)];
+  const auto given = static_cast<int64_t>(guide.prefix.size() + constraintPieces(guide.constraints));
+  return given == 0 ? limit : std::max(limit, std::min(cap, given + extra));
 }
 
 std::vector<int> repeatingPieces(const std::vector<int>& history, int64_t n) {
@@ -57,6 +67,11 @@ void StepRules::apply(at::Tensor& logProbs, const std::vector<int64_t>& sentence
       // a piece the model gives no chance still comes (its score -inf would end the search)
       if (keep >= 0) row[keep] = value > minusInfinity ? value : std::numeric_limits<float>::lowest();
       continue;
+    }
+    if (constrained(sentences[i]) &&
+        !constraintProgress(history, (*guides_)[static_cast<std::size_t>(sentences[i])].constraints).allMet) {
+      const int64_t end = column(SpecialIds::kEos);  // not before every constraint is met
+      if (end >= 0) row[end] = minusInfinity;
     }
     if (noRepeatNgram_ == 0) continue;
     for (int piece : repeatingPieces(history, noRepeatNgram_)) {

@@ -33,6 +33,7 @@ struct Translation {
   bool truncated = false;                 // the input had more than the model's maximum
   std::vector<TranslatedHypothesis> hypotheses;  // best first (one unless nbest > 1); none for an empty input
   at::Tensor attention;  // the best hypothesis' [its pieces, source pieces], when asked for
+  std::vector<std::string> missingTerms;  // glossary target terms the best hypothesis lacks (cut at the length limit)
   std::vector<std::pair<int, int>> alignment;  // the best hypothesis' word alignment (source word, target
                                                // word), when asked for (decode/WordAlignment.h)
 

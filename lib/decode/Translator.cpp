@@ -38,6 +38,13 @@ std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> piece
   return merged;
 }
 
+// The pieces a sentence's guide makes it produce: its prefix's and its constraints'.
+std::vector<int> givenPieces(const SentenceGuide& guide) {
+  std::vector<int> pieces = guide.prefix;
+  for (const auto& c : guide.constraints) pieces.insert(pieces.end(), c.begin(), c.end());
+  return pieces;
+}
+
 [[noreturn]] void refuseBatchSize(const std::string& given) {
   throw OptionError(fmt::format("`batch-size` must be between 1 and {}, not {}", kMaxBatchRows, given));
 }
@@ -65,6 +72,8 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   checkDecodingOptions(options_.decoding);
   checkAlignmentOptions(options_.alignment);
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
+  if (options_.glossary && options_.decoding.beamSize < 2)
+    throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   if (options_.parallelBatches > 1 && !model_.device.is_cpu())
     throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
@@ -118,15 +127,19 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
   return out;
 }
 
-std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
+std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>& sentences,
+                                                 const std::vector<std::string>& prefixes,
                                                  const std::string& prefixesName,
                                                  const std::vector<uint64_t>& streams) const {
   const bool anyPrefix = std::any_of(prefixes.begin(), prefixes.end(), [](const std::string& p) { return !p.empty(); });
-  if (!anyPrefix && !options_.decoding.sampling.on()) return {};
-  std::vector<SentenceGuide> guides(sentences);
-  for (std::size_t i = 0; i < sentences; ++i) {
+  if (!anyPrefix && !options_.decoding.sampling.on() && !options_.glossary) return {};
+  std::vector<SentenceGuide> guides(sentences.size());
+  const auto codec = model_.codec();
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
     guides[i].stream = i < streams.size() ? streams[i] : i;
     if (i < prefixes.size() && !prefixes[i].empty()) guides[i].prefix = prefixIds(prefixes[i], prefixesName, i + 1);
+    if (options_.glossary)
+      for (const auto& term : options_.glossary->termsFor(sentences[i])) guides[i].constraints.push_back(codec.reference(term).ids);
   }
   return guides;
 }
@@ -198,7 +211,7 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   if (!prefixes.empty() && prefixes.size() != sentences.size())
     throw InputError(fmt::format("{}: {} prefixes for {} sentences: give one a sentence (an empty one: none)",
                                  prefixesName, prefixes.size(), sentences.size()));
-  return translateGuided(sentences, guidesFor(prefixes, sentences.size(), prefixesName, streams));
+  return translateGuided(sentences, guidesFor(sentences, prefixes, prefixesName, streams));
 }
 
 std::vector<Translation> Translator::translateGuided(const std::vector<std::string>& sentences,
@@ -233,6 +246,17 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
     });
   }
   for (auto& t : out) alignTranslation(t, options_.alignment);
+  if (options_.glossary)
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (out[i].empty() || guides.empty()) continue;
+      const auto& ids = out[i].best().ids;
+      const auto terms = options_.glossary->termsFor(sentences[i]);
+      for (std::size_t k = 0; k < std::min(terms.size(), guides[i].constraints.size()); ++k) {
+        const auto& pieces = guides[i].constraints[k];
+        if (std::search(ids.begin(), ids.end(), pieces.begin(), pieces.end()) == ids.end())
+          out[i].missingTerms.push_back(terms[k]);
+      }
+    }
   call.finish();
   return out;
 }
@@ -280,9 +304,9 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     BatchShortlist lists;
     if (const Shortlist* list = shortlist()) {
       std::vector<std::vector<int>> own;  // in the batch's row order
-      for (std::size_t example : batch.examples)  // a prefix's pieces join its sentence's list
+      for (std::size_t example : batch.examples)  // a prefix's and the constraints' pieces join its sentence's list
         own.push_back(guides.empty() ? list->targetsFor(sources[example])
-                                     : withPieces(list->targetsFor(sources[example]), guides[example].prefix));
+                                     : withPieces(list->targetsFor(sources[example]), givenPieces(guides[example])));
       std::vector<const std::vector<int>*> rowsLists;
       for (const auto& o : own) rowsLists.push_back(&o);
       lists = batchShortlist(model_.model, *list, rowsLists);

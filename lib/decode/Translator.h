@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decode/DecodingOptions.h"
+#include "decode/Glossary.h"
 #include "decode/SentenceGuide.h"
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
@@ -8,6 +9,7 @@
 #include "util/LongCall.h"
 
 #include <functional>
+#include <memory>
 
 #include <string>
 #include <vector>
@@ -17,6 +19,11 @@ namespace nmt {
 struct TranslatorOptions {
   DecodingOptions decoding;  // greedy (beamSize 1) or beam search
   AlignmentOptions alignment;  // each Translation's word alignment (keeps attention)
+  // Terminology (beam search): a sentence holding a source term gets its target term as a constraint;
+  // dynamic beam allocation keeps hypotheses that meet more of them, and none ends before meeting all
+  // (unless cut at the length limit, which grows to hold them: then the best meets the most, and
+  // Translation::missingTerms names the others). Null: none.
+  std::shared_ptr<const Glossary> glossary;
   // sentences per batch, sorted by length first (beam search: K rows each, and with int8 weights
   // batchSize / K sentences: sentencesPerBatch); greedy search with a decoder that takes newcomers
   // keeps one batch of this many rows running, refilled as sentences end
@@ -108,9 +115,10 @@ class Translator {
   // A prefix's target ids, refused (InputError naming name:line) when it fills a translation.
   std::vector<int> prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const;
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
-  // its samples' stream); empty where nothing is given and nothing is sampled.
-  std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& prefixes, std::size_t sentences,
-                                       const std::string& prefixesName, const std::vector<uint64_t>& streams) const;
+  // its samples' stream, its glossary terms' ids); empty where nothing is given, sampled or constrained.
+  std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& sentences,
+                                       const std::vector<std::string>& prefixes, const std::string& prefixesName,
+                                       const std::vector<uint64_t>& streams) const;
   // Reads each sentence's source into out and its ids into sources; returns the indices of the non-empty ones.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<std::vector<int>>& sources) const;

@@ -4,6 +4,8 @@
 #include "data/Batch.h"
 #include "decode/BatchShortlist.h"
 #include "decode/BeamSearch.h"
+#include "decode/Constraints.h"
+#include "decode/Glossary.h"
 #include "decode/GreedySearch.h"
 #include "decode/Sampler.h"
 #include "decode/Search.h"
@@ -341,4 +343,72 @@ TEST_CASE("chooseSearch: prefixes, sampling and no-repeat-ngram run greedy searc
   options.sampling.topk = 1;
   options.beamSize = 2;
   CHECK(chooseSearch(options, rnn->decoder(), false, true) == SearchStrategy::kBeamBatches);
+}
+
+TEST_CASE("constraintProgress: met constraints, the one under way, and the pieces that would further them") {
+  const std::vector<std::vector<int>> constraints{{7, 8, 9}, {5}};
+  auto p = constraintProgress({4, 7, 8}, constraints);
+  CHECK(p.metPieces == 2);
+  CHECK_FALSE(p.allMet);
+  CHECK(p.nextPieces == std::vector<int>{9, 7, 5});
+  p = constraintProgress({5, 7, 8, 9, 4}, constraints);
+  CHECK(p.metPieces == 4);
+  CHECK(p.allMet);
+  CHECK(p.nextPieces.empty());
+  p = constraintProgress({7, 4}, constraints);  // a start abandoned counts nothing
+  CHECK(p.metPieces == 0);
+  CHECK(p.nextPieces == std::vector<int>{7, 5});
+  CHECK(constraintProgress({}, {}).allMet);
+  CHECK(constraintPieces(constraints) == 4);
+}
+
+TEST_CASE("allocateBanks: the banks take turns, most met first, each its best; an empty bank gives its turns away") {
+  // bank 2: 0 (-5); bank 1: 1 (-3), 4 (-1); bank 0: 2 (-0.5), 3 (-0.7), 5 (-0.1)
+  const std::vector<BankedCandidate> c{{2, -5}, {1, -3}, {0, -0.5}, {0, -0.7}, {1, -1}, {0, -0.1}};
+  CHECK(allocateBanks(c, 4) == std::vector<std::size_t>{0, 4, 5, 1});
+  CHECK(allocateBanks(c, 6) == std::vector<std::size_t>{0, 4, 5, 1, 2, 3});
+  CHECK(allocateBanks(c, 10).size() == 6);
+  CHECK(allocateBanks({}, 3).empty());
+}
+
+TEST_CASE("constrained beam search: every constraint appears where the limit allows; without constraints, plain beam search") {
+  auto model = copyModel(eachArchitecture());
+  c10::InferenceMode inference;
+  const auto pairs = someSources();
+  // pieces the copy model would not write for these sources: each must appear, some of two pieces
+  std::vector<SentenceGuide> guides(pairs.size());
+  guides[0].constraints = {{9, 10}};
+  guides[1].constraints = {{12}, {13, 14}};
+  guides[3].constraints = {{4}};
+  for (std::size_t r = 0; r < guides.size(); ++r) guides[r].stream = r;
+  const auto options = test::searchOptions(4, 2, 1.0);
+  const auto constrained = beamSearch(model, batchOf(pairs), options, nullptr, &guides);
+  const auto plain = beamSearch(model, batchOf(pairs), options);
+  for (std::size_t r = 0; r < pairs.size(); ++r) {
+    CAPTURE(r);
+    const auto& best = constrained[r][0];
+    for (const auto& c : guides[r].constraints)
+      CHECK(std::search(best.ids.begin(), best.ids.end(), c.begin(), c.end()) != best.ids.end());
+    CHECK(best.finished);
+    if (guides[r].constraints.empty()) CHECK(best.ids == plain[r][0].ids);
+  }
+  // a limit too short for them: the best meets as many constraint pieces as fit, cut at the limit
+  DecodingOptions tight = options;
+  tight.limits = {0.0, 1, 1};  // one piece, whatever the constraints
+  const auto cut = beamSearch(model, batchOf(pairs), tight, nullptr, &guides);
+  CHECK(cut[1][0].ids.size() == 1);
+  CHECK_FALSE(cut[1][0].finished);
+  CHECK((cut[1][0].ids[0] == 12 || cut[1][0].ids[0] == 13));
+}
+
+TEST_CASE("a glossary's terms for a sentence: source terms as whole words, in the glossary's order, each target once") {
+  const Glossary g({{"Hund", "dog"}, {"Katze", "cat"}, {"roter Ball", "red ball"}, {"Hündin", "dog"}, {"Ball", "ball"}},
+                   "g");
+  CHECK(g.termsFor("der Hund sieht die Katze") == std::vector<std::string>{"dog", "cat"});
+  CHECK(g.termsFor("Hunde und Katzen").empty());  // inside longer words: no
+  CHECK(g.termsFor("ein roter Ball.") == std::vector<std::string>{"red ball", "ball"});
+  CHECK(g.termsFor("die Hündin, der Hund") == std::vector<std::string>{"dog"});
+  CHECK(g.termsFor("").empty());
+  CHECK(test::errorOf([] { Glossary({{"Hund", " "}}, "g.tsv"); }) == "g.tsv:1: an empty target term");
+  CHECK(test::errorOf([] { Glossary({{"a", "b"}, {"x\ty", "z"}}, "g.tsv"); }) == "g.tsv:2: a tab in the source term");
 }
