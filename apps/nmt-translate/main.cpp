@@ -143,7 +143,10 @@ int main(int argc, char* argv[]) {
       work.prefixes = readLines(prefixes);
       work.prefixesName = prefixes;
     }
-    if (!glossary.empty()) options.glossary = std::make_shared<const Glossary>(Glossary::read(glossary));
+    if (!glossary.empty()) {
+      options.glossary = std::make_shared<const Glossary>(Glossary::read(glossary));
+      app::optionValue([&] { checkTranslatorOptions(options, c10::Device(c10::kCPU)); });
+    }
 
     const Runtime runtime = app::startProgram(runtimeOptions);
     if (verbose) {

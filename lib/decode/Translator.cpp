@@ -58,6 +58,17 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
   return std::max<std::size_t>(1, std::min(sentences, kMaxBatchRows / k));
 }
 
+void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device) {
+  checkBatchSize(options.batchSize);
+  checkDecodingOptions(options.decoding);
+  checkAlignmentOptions(options.alignment);
+  if (options.glossary && options.decoding.beamSize < 2)
+    throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
+  if (options.parallelBatches > 1 && !device.is_cpu())
+    throw OptionError("`parallel-batches` " + std::to_string(options.parallelBatches) + " is for a CPU; on " +
+                      device.str() + " batches run one at a time (`parallel-batches` 1)");
+}
+
 void checkBatchSize(std::size_t batchSize) {
   if (batchSize < 1 || batchSize > kMaxBatchRows) refuseBatchSize(std::to_string(batchSize));
 }
@@ -68,16 +79,9 @@ void checkBatchSize(int64_t batchSize) {
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
-  checkBatchSize(options_.batchSize);
-  checkDecodingOptions(options_.decoding);
-  checkAlignmentOptions(options_.alignment);
+  checkTranslatorOptions(options_, model_.device);
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
-  if (options_.glossary && options_.decoding.beamSize < 2)
-    throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
-  if (options_.parallelBatches > 1 && !model_.device.is_cpu())
-    throw OptionError("`parallel-batches` " + std::to_string(options_.parallelBatches) + " is for a CPU; on " +
-                     model_.device.str() + " batches run one at a time (`parallel-batches` 1)");
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,

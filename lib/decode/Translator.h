@@ -53,6 +53,11 @@ constexpr std::size_t kFewRows = 8;
 // many, so that no batch size or beam takes a machine's memory in decoder caches.
 constexpr std::size_t kMaxBatchRows = 1024;
 
+// OptionError for what the Translator refuses (its constructor checks the same): a batch size out of
+// bounds (checkBatchSize), decoding or alignment options out of theirs, a glossary without beam
+// search, or parallel batches off the CPU (on `device`).
+void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device);
+
 // OptionError for a batch of no sentences or of more than kMaxBatchRows.
 void checkBatchSize(std::size_t batchSize);
 void checkBatchSize(int64_t batchSize);  // as a caller with signed numbers (Python) gives it
@@ -74,8 +79,7 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 // (forcedShortlist).
 class Translator {
  public:
-  // OptionError for a batch size out of bounds (checkBatchSize), decoding options out of theirs
-  // (checkDecodingOptions), or parallel batches off the CPU.
+  // OptionError as checkTranslatorOptions says.
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);

@@ -287,6 +287,29 @@ expect_ok "${T[@]}" --input guided.src --alignment --scores
 [[ "$(sed -n 1p <<< "$OUT")" =~ ^1\ \|\|\|\ the\ dog\ sees\ the\ cat\ \|\|\|\ -[0-9.]+\ \|\|\|\ [0-9]+-[0-9]+ ]] || fail "--alignment --scores: $OUT"
 expect_fail 2 "${T[@]}" --input guided.src --alignment-threshold 2
 expect_line "$ERR" "nmt-translate: --alignment-threshold must be a number from 0 (the most attended piece) to 1, not 2 (see nmt-translate --help)"
+# terminology: a glossary's target term in every translation whose source holds its source term
+printf '# terms\nHund\tcat\n' > glossary.tsv
+expect_ok "${T[@]}" --input valid.src --beam 5 --glossary glossary.tsv
+expect_line "$ERR" ""
+paste valid.src <(echo "$OUT") | awk -F'\t' '$1 ~ /(^| )Hund( |$)/ && (" " $2 " ") !~ / cat / { print; bad = 1 } END { exit bad }' \
+  || fail "--glossary: a sentence with Hund translated without cat"
+expect_fail 2 "${T[@]}" --input valid.src --glossary glossary.tsv
+expect_line "$ERR" "nmt-translate: --glossary needs beam search: set --beam 2 or more (5 is usual) (see nmt-translate --help)"
+printf 'Hund cat\n' > bad.tsv
+expect_fail 1 "${T[@]}" --input valid.src --beam 5 --glossary bad.tsv
+expect_line "$ERR" "nmt-translate: error: bad.tsv:1: expected 'source term<TAB>target term', one tab"
+# oracle terms (a word of each reference, its sentence as the source term): all held, BLEU not lower
+paste valid.src valid.tgt | awk -F'\t' '{ n = split($2, w, " "); print $1 "\t" w[(NR % n) + 1] }' > oracle.tsv
+expect_ok "${T[@]}" --input valid.src --beam 5
+plain=$OUT
+expect_ok "${T[@]}" --input valid.src --beam 5 --glossary oracle.tsv
+paste oracle.tsv <(echo "$OUT") | awk -F'\t' '(" " $3 " ") !~ (" " $2 " ") { print; bad = 1 } END { exit bad }' \
+  || fail "--glossary: an oracle term missing"
+plain_bleu=$("$BIN/nmt-score" --ref valid.tgt --metrics bleu <<< "$plain" | awk '{ print $3 }')
+oracle_bleu=$("$BIN/nmt-score" --ref valid.tgt --metrics bleu <<< "$OUT" | awk '{ print $3 }')
+awk -v a="$oracle_bleu" -v b="$plain_bleu" 'BEGIN { exit !(a >= b) }' || fail "BLEU with oracle terms $oracle_bleu < $plain_bleu without"
+CHECKS=$((CHECKS + 1))
+
 # the prompt: a prefix, the alternatives at a word, one picked
 printf 'der Hund sieht die Katze\n:prefix the cat\n:alt 2\n:pick 2\n:pick 9\n:alt x\n:quit\n' > guided.session
 XDG_STATE_HOME="$TMP/state1" script -qec "${T[*]}" /dev/null < guided.session > guided.tty 2>&1 || fail "prompt session failed: $(cat guided.tty)"
