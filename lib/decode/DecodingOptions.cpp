@@ -48,6 +48,10 @@ void checkAlignmentOptions(const AlignmentOptions& options) {
                                   options.threshold));
 }
 
+void checkGlossaryUse(bool glossary, const DecodingOptions& options) {
+  if (glossary && options.beamSize < 2) throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
+}
+
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b) {
   return a.beamSize == b.beamSize && a.nbest == b.nbest && a.keepAttention == b.keepAttention &&
          a.sampling.topk == b.sampling.topk && a.sampling.topp == b.sampling.topp &&

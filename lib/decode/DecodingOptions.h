@@ -50,6 +50,9 @@ constexpr std::size_t kMaxAlternatives = 100;  // as many as a beam may hold
 // no-repeat-ngram not 0..kMaxNgram.
 void checkDecodingOptions(const DecodingOptions& options);
 
+// OptionError when a glossary is asked for without beam search (constraints need beams to allot).
+void checkGlossaryUse(bool glossary, const DecodingOptions& options);
+
 // Whether two requests ask for the same search (beam, n-best, attention, sampling, repeats), so that their sentences
 // may share a batch: what a request chooses; the length limits and penalty are the translator's.
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b);

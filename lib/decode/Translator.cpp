@@ -62,8 +62,7 @@ void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device&
   checkBatchSize(options.batchSize);
   checkDecodingOptions(options.decoding);
   checkAlignmentOptions(options.alignment);
-  if (options.glossary && options.decoding.beamSize < 2)
-    throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
+  checkGlossaryUse(options.glossary != nullptr, options.decoding);
   if (options.parallelBatches > 1 && !device.is_cpu())
     throw OptionError("`parallel-batches` " + std::to_string(options.parallelBatches) + " is for a CPU; on " +
                       device.str() + " batches run one at a time (`parallel-batches` 1)");

@@ -2,7 +2,9 @@
 
 #include "decode/Search.h"
 #include "decode/Translator.h"
+#include "decode/Glossary.h"
 #include "decode/WordAlignment.h"
+#include "util/InputError.h"
 #include "serve/BatchPicking.h"
 
 #include <fmt/core.h>
@@ -16,6 +18,7 @@ struct BatchingTranslator::Job {
   DecodingOptions decoding;  // the server's, with the request's search (attention kept for alignments)
   bool attention = false;    // the request's "attention": the answer has it
   RequestGuidance guidance;
+  std::shared_ptr<const Glossary> glossary;  // the request's, or null
   std::vector<ServedTranslation> results;
   std::size_t remaining;
   bool failed = false;
@@ -34,7 +37,7 @@ bool BatchingTranslator::inRunningBatch(const Job& job) const {
 }
 
 bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
-  return a.job->guidance.alternatives == 0 && b.job->guidance.alternatives == 0 &&
+  return a.job->guidance.alternatives == 0 && b.job->guidance.alternatives == 0 && a.job->glossary == b.job->glossary &&
          sameSearch(a.job->decoding, b.job->decoding) && inRunningBatch(*a.job) == inRunningBatch(*b.job);
 }
 
@@ -86,6 +89,14 @@ std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vect
     if (const auto pieces = model_.codec().reference(guidance.prefixes[i]).ids.size(); pieces >= cap)
       throw RequestError(400, fmt::format("\"prefix\"[{}] has {} pieces, where a translation holds fewer than {}", i,
                                           pieces, cap));
+  checkGlossaryUse(!guidance.glossary.empty(), job->decoding);
+  if (!guidance.glossary.empty()) {
+    try {
+      job->glossary = std::make_shared<const Glossary>(guidance.glossary, "\"glossary\" entry");
+    } catch (const InputError& e) {
+      throw RequestError(400, e.what());
+    }
+  }
   job->guidance = std::move(guidance);
   job->remaining = sentences.size();
   job->results.resize(sentences.size());
@@ -217,6 +228,7 @@ ServedTranslation served(Translation t, bool attention, const AlignmentOptions& 
   if (attention && t.attention.defined()) s.attention = toRows(t.attention);
   s.aligned = alignment.words;
   s.alignment = t.alignment;
+  s.missingTerms = t.missingTerms;
   if (t.truncated) s.warning = fmt::format("{} pieces, truncated to the model's maximum of {}", t.inputPieces, maxInputLength);
   return s;
 }
@@ -244,6 +256,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     options.decoding = first.decoding;
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
+    options.glossary = first.glossary;  // (a batch's sentences share it: sameBatch)
     Translator translator(model_, options);
     if (first.guidance.alternatives > 0) {  // one sentence (TranslateRequest's check)
       const auto& p = batch.front();

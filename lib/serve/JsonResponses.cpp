@@ -50,6 +50,7 @@ std::string translateResponse(const std::vector<ServedTranslation>& translations
         all.push_back({{"text", h.text}, {"score", h.score}, {"target_pieces", h.pieces}});
       item["nbest"] = std::move(all);
     }
+    if (!t.missingTerms.empty()) item["missing_terms"] = t.missingTerms;
     if (!t.warning.empty()) item["warning"] = t.warning;
     list.push_back(std::move(item));
   }

@@ -9,10 +9,10 @@ namespace nmt::serve {
 
 // The body of a /v1/translate answer:
 // {"translations": [{"text", "score", "source_pieces", "target_pieces", ["prefix_pieces"], ["attention"],
-//  ["alignment"], ["nbest"], ["warning"]}], "model": ..., "elapsed_ms": ...}. "nbest" (every hypothesis,
+//  ["alignment"], ["nbest"], ["missing_terms"], ["warning"]}], "model": ..., "elapsed_ms": ...}. "nbest" (every hypothesis,
 // best first) appears when more than one was asked for, "attention" and "alignment" ([[source word,
-// target word], ...]) when asked for, "prefix_pieces" when a prefix was given, "warning" when there is
-// one. With `alternatives`: [{"source_pieces", "alternatives": [{"piece", "log_probability", "text",
+// target word], ...]) when asked for, "prefix_pieces" when a prefix was given, "missing_terms" when a
+// glossary term could not be met, "warning" when there is one. With `alternatives`: [{"source_pieces", "alternatives": [{"piece", "log_probability", "text",
 // "score", "target_pieces", "prefix_pieces"}]}] instead.
 std::string translateResponse(const std::vector<ServedTranslation>& translations, bool attention, std::size_t nbest,
                               const std::string& model, double elapsedMs, bool alternatives = false);

@@ -31,6 +31,7 @@ struct ServedTranslation {
   bool aligned = false;                       // alignment asked for
   std::vector<std::pair<int, int>> alignment;  // the best's (source word, target word) pairs
   std::vector<ServedAlternative> alternatives;  // asked for instead of a translation, most likely first
+  std::vector<std::string> missingTerms;        // glossary terms the best lacks (the length limit came first)
 };
 
 }  // namespace nmt::serve

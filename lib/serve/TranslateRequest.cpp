@@ -87,6 +87,22 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
       r.decoding.sampling.seed = static_cast<uint64_t>(integerField(value, "seed", 0, std::numeric_limits<int64_t>::max()));
     } else if (key == "no_repeat_ngram") {
       r.decoding.noRepeatNgram = integerField(value, "no_repeat_ngram", 0, kMaxNgram);
+    } else if (key == "glossary") {
+      const char* shape = "\"glossary\" must be an object {\"source term\": \"target term\"} or an array of "
+                          "[\"source term\", \"target term\"] pairs";
+      if (value.is_object()) {
+        for (const auto& [source, target] : value.items()) {
+          if (!target.is_string()) throw bad(shape);
+          r.guidance.glossary.emplace_back(source, target.get<std::string>());
+        }
+      } else if (value.is_array()) {
+        for (const auto& pair : value) {
+          if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string()) throw bad(shape);
+          r.guidance.glossary.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+        }
+      } else {
+        throw bad(shape);
+      }
     } else if (key == "alignment") {
       r.guidance.alignment.words = flagField(value, "alignment");
     } else if (key == "alignment_threshold") {
@@ -105,7 +121,7 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
     } else {
       throw bad(fmt::format("unknown field \"{}\" (known: text, model, beam, nbest, attention, prefix, alternatives, "
                             "sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, "
-                            "alignment_threshold, replace_unknowns)",
+                            "alignment_threshold, replace_unknowns, glossary)",
                             key));
     }
   }
@@ -120,6 +136,7 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
   try {
     checkDecodingOptions(r.decoding);
     checkAlignmentOptions(r.guidance.alignment);
+    checkGlossaryUse(doc.contains("glossary"), r.decoding);
   } catch (const OptionError& e) {
     throw bad(e.spelled([](std::string name) {  // as the JSON field: "sampling_topp"
       std::replace(name.begin(), name.end(), '-', '_');

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nmt::serve {
@@ -21,13 +22,15 @@ struct RequestGuidance {
   std::vector<std::string> prefixes;  // "prefix": one a sentence ("" none), or none at all
   AlignmentOptions alignment;         // "alignment", "alignment_threshold", "replace_unknowns"
   std::size_t alternatives = 0;       // "alternatives": N pieces after the one sentence's prefix (0: translate)
+  std::vector<std::pair<std::string, std::string>> glossary;  // "glossary": (source term, target term) entries
 
   bool anyPrefix() const;
 };
 
 // A POST /v1/translate body: {"text": [...], "model": "...", "beam": K, "nbest": N, "attention": bool,
 // "prefix": [...], "alternatives": N, "sampling_topk": K, "sampling_topp": P, "sampling_temperature": T,
-// "seed": S, "no_repeat_ngram": N, "alignment": bool, "alignment_threshold": T, "replace_unknowns": bool}.
+// "seed": S, "no_repeat_ngram": N, "alignment": bool, "alignment_threshold": T, "replace_unknowns": bool,
+// "glossary": {"source term": "target term", ...} or [["source term", "target term"], ...]}.
 struct TranslateRequest {
   std::vector<std::string> texts;  // one sentence each, UTF-8, no line breaks
   std::string model;               // empty: the server's first model

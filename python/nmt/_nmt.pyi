@@ -62,13 +62,16 @@ class Translation:
     def attention(self) -> Optional[numpy.typing.NDArray[numpy.float32]]:
         """the best hypothesis' attention, float32 [target pieces, source pieces]; None unless asked for"""
     @property
+    def missing_terms(self) -> List[str]:
+        """glossary target terms the best hypothesis lacks: the length limit came first"""
+    @property
     def alignment(self) -> List[Tuple[int, int]]:
         """the best hypothesis' word alignment, (source word, target word) pairs from 0; empty unless asked for"""
     def _repr_svg_(self) -> Optional[str]:
         """the attention heatmap as nmt-attention draws it (Jupyter shows it)"""
     def to_dict(self) -> Dict[str, Any]:
         """text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts), attention
-        (a list of rows, or None) and alignment as a dict (for JSON)"""
+        (a list of rows, or None), alignment and missing_terms as a dict (for JSON)"""
     def __eq__(self, other: object) -> bool: ...
     def __getstate__(self) -> tuple: ...
     def __setstate__(self, arg0: tuple) -> None: ...
@@ -132,6 +135,7 @@ class Translator:
         alignment: bool = False,
         alignment_threshold: float = 0.0,
         replace_unknowns: bool = False,
+        glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
     ) -> List[Translation]:
         """Translates sentences; a Translation for each, in order."""
     @overload
@@ -154,6 +158,7 @@ class Translator:
         alignment: bool = False,
         alignment_threshold: float = 0.0,
         replace_unknowns: bool = False,
+        glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
     ) -> Translation:
         """Translates one sentence."""
     def translate_file(
@@ -171,6 +176,7 @@ class Translator:
         seed: int = 0,
         no_repeat_ngram: int = 0,
         replace_unknowns: bool = False,
+        glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
     ) -> int:
         """Translates a file line by line into `output`; returns the number of lines."""
     def alternatives(

@@ -50,7 +50,7 @@ bool same(const TranslatedHypothesis& a, const TranslatedHypothesis& b) {
 bool same(const Translation& a, const Translation& b) {
   if (a.sourceIds != b.sourceIds || a.sourcePieces != b.sourcePieces || a.inputPieces != b.inputPieces ||
       a.truncated != b.truncated || a.hypotheses.size() != b.hypotheses.size() ||
-      a.attention.defined() != b.attention.defined() || a.alignment != b.alignment)
+      a.attention.defined() != b.attention.defined() || a.alignment != b.alignment || a.missingTerms != b.missingTerms)
     return false;
   for (std::size_t i = 0; i < a.hypotheses.size(); ++i)
     if (!same(a.hypotheses[i], b.hypotheses[i])) return false;
@@ -79,12 +79,12 @@ py::tuple stateOf(const Translation& t) {
   py::list hypotheses;
   for (const auto& h : t.hypotheses) hypotheses.append(stateOf(h));
   return py::make_tuple(t.sourceIds, t.sourcePieces, t.inputPieces, t.truncated, hypotheses, attentionArray(t),
-                        t.alignment);
+                        t.alignment, t.missingTerms);
 }
 
-// (6 items: pickled before alignments)
+// (6 items: pickled before alignments and glossaries)
 Translation translationFrom(const py::tuple& state) {
-  if (state.size() != 6 && state.size() != 7) throw py::value_error("not a pickled Translation");
+  if (state.size() != 6 && state.size() != 8) throw py::value_error("not a pickled Translation");
   Translation t;
   t.sourceIds = state[0].cast<std::vector<int>>();
   t.sourcePieces = state[1].cast<std::vector<std::string>>();
@@ -92,7 +92,10 @@ Translation translationFrom(const py::tuple& state) {
   t.truncated = state[3].cast<bool>();
   for (const auto& h : state[4].cast<py::list>()) t.hypotheses.push_back(hypothesisFrom(h.cast<py::tuple>()));
   t.attention = attentionFrom(state[5]);
-  if (state.size() == 7) t.alignment = state[6].cast<WordAlignment>();
+  if (state.size() == 8) {
+    t.alignment = state[6].cast<WordAlignment>();
+    t.missingTerms = state[7].cast<std::vector<std::string>>();
+  }
   return t;
 }
 
@@ -121,6 +124,7 @@ py::dict dictOf(const Translation& t) {
   const auto attention = attentionArray(t);
   d["attention"] = attention.is_none() ? attention : attention.attr("tolist")();
   d["alignment"] = t.alignment;
+  d["missing_terms"] = t.missingTerms;
   return d;
 }
 
@@ -171,12 +175,15 @@ void bindTranslation(py::module_& m) {
       .def_property_readonly("attention", &attentionArray,
                              "the best hypothesis' attention, a float32 array [target pieces, source pieces] "
                              "(rows sum to 1); None unless asked for")
+      .def_readonly("missing_terms", &Translation::missingTerms,
+                    "glossary target terms the best hypothesis lacks: the length limit came first (empty without a "
+                    "glossary)")
       .def_readonly("alignment", &Translation::alignment,
                     "the best hypothesis' word alignment, (source word, target word) pairs from 0, sorted; empty "
                     "unless asked for (alignment=True)")
       .def("to_dict", [](const Translation& t) { return dictOf(t); },
            "text, score, finished, source_pieces, target_pieces, truncated, nbest (their dicts), attention "
-           "(a list of rows, or None) and alignment as a dict (for JSON)")
+           "(a list of rows, or None), alignment and missing_terms as a dict (for JSON)")
       .def("__eq__", [](const Translation& a, const Translation& b) { return same(a, b); }, py::arg("other"))
       .def(py::pickle([](const Translation& t) { return stateOf(t); },
                       [](const py::tuple& state) { return translationFrom(state); }))

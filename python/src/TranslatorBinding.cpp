@@ -148,6 +148,7 @@ struct SearchArguments {
   bool alignment;
   double alignmentThreshold;
   bool replaceUnknowns;
+  std::shared_ptr<const Glossary> glossary;
 };
 
 TranslatorOptions translatorOptions(const SearchArguments& a, const py::object& progress) {
@@ -160,9 +161,40 @@ TranslatorOptions translatorOptions(const SearchArguments& a, const py::object& 
   options.decoding.sampling = {a.samplingTopk, a.samplingTopp, a.samplingTemperature, a.seed};
   options.decoding.noRepeatNgram = a.noRepeatNgram;
   options.alignment = {a.alignment, a.alignmentThreshold, a.replaceUnknowns};
-  checkDecodingOptions(options.decoding);
-  checkAlignmentOptions(options.alignment);
+  options.glossary = a.glossary;
+  checkTranslatorOptions(options, c10::Device(c10::kCPU));
   return options;
+}
+
+// translate()'s `glossary`: None, a dict {source term: target term}, an iterable of (source, target)
+// pairs, or a TSV file's path (str or os.PathLike).
+std::shared_ptr<const Glossary> glossaryArgument(const py::object& value) {
+  if (value.is_none()) return nullptr;
+  if (py::isinstance<py::str>(value) || py::hasattr(value, "__fspath__"))
+    return std::make_shared<const Glossary>(Glossary::read(pathArgument(value, "glossary")));
+  std::vector<std::pair<std::string, std::string>> entries;
+  const auto term = [](const py::handle& h, const std::string& where) {
+    if (!py::isinstance<py::str>(h))
+      throw py::type_error(fmt::format("{} must be str, not {}", where, Py_TYPE(h.ptr())->tp_name));
+    return h.cast<std::string>();
+  };
+  if (py::isinstance<py::dict>(value)) {
+    for (const auto& [source, target] : value.cast<py::dict>())
+      entries.emplace_back(term(source, "glossary's keys"), term(target, "glossary's values"));
+  } else {
+    if (!py::isinstance<py::iterable>(value))
+      throw py::type_error(fmt::format("glossary must be a dict, (source, target) pairs or a path, not {}",
+                                       Py_TYPE(value.ptr())->tp_name));
+    std::size_t i = 0;
+    for (const auto& item : value) {
+      const auto where = fmt::format("glossary[{}]", i++);
+      if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::len(item) != 2)
+        throw py::type_error(where + " must be a (source term, target term) pair");
+      const auto pair = item.cast<py::sequence>();
+      entries.emplace_back(term(pair[0], where + "[0]"), term(pair[1], where + "[1]"));
+    }
+  }
+  return std::make_shared<const Glossary>(Glossary(std::move(entries), "glossary"));
 }
 
 // The prefixes of translate()'s `prefix`: None (none), one str for one sentence, or one str (or None) a
@@ -226,6 +258,9 @@ const std::string& decodingArgumentsDoc() {
                     {"alignment", help::kAlignment},
                     {"alignment_threshold", help::kAlignmentThreshold},
                     {"replace_unknowns", help::kReplaceUnknowns},
+                    {"glossary", "terminology (beam search): a dict {source term: target term}, (source, target) "
+                                 "pairs, or a TSV file's path; Translation.missing_terms names a term the length "
+                                 "limit left out"},
                     {"progress", "called with the number of sentences done so far, every 20 ms or so and at the end "
                                  "(tqdm's update), on this thread; what it raises stops the call"}}) +
       "\n    A value out of bounds (NaN and infinities included) raises ValueError; Ctrl-C raises KeyboardInterrupt.";
@@ -260,10 +295,10 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       [](PythonTranslator& self, const Texts& given, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
          int64_t batchSize, double maxRatio, const py::object& progress, const py::object& prefix, int64_t samplingTopk,
          double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment,
-         double alignmentThreshold, bool replaceUnknowns) {
+         double alignmentThreshold, bool replaceUnknowns, const py::object& glossary) {
         const auto options = translatorOptions({beam, nbest, lengthPenalty, attention, batchSize, maxRatio, samplingTopk,
                                                 samplingTopp, samplingTemperature, seed, noRepeatNgram, alignment,
-                                                alignmentThreshold, replaceUnknowns},
+                                                alignmentThreshold, replaceUnknowns, glossaryArgument(glossary)},
                                                progress);
         constexpr bool one = std::is_same_v<Texts, std::string>;
         std::vector<std::string> texts;
@@ -290,7 +325,8 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg("sampling_topk") = decoding.sampling.topk, py::arg("sampling_topp") = decoding.sampling.topp,
       py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
       py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("alignment") = aligning.words,
-      py::arg("alignment_threshold") = aligning.threshold, py::arg("replace_unknowns") = aligning.replaceUnknowns, doc);
+      py::arg("alignment_threshold") = aligning.threshold, py::arg("replace_unknowns") = aligning.replaceUnknowns,
+      py::arg("glossary") = py::none(), doc);
 }
 
 const std::string& loadDoc() {
@@ -339,10 +375,10 @@ void bindTranslator(py::module_& m) {
           [](PythonTranslator& self, const py::object& input, const py::object& output, int64_t beam,
              double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress, int64_t samplingTopk,
              double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram,
-             bool replaceUnknowns) {
+             bool replaceUnknowns, const py::object& glossary) {
             const auto options = translatorOptions({beam, 1, lengthPenalty, false, batchSize, maxRatio, samplingTopk,
                                                     samplingTopp, samplingTemperature, seed, noRepeatNgram, false, 0.0,
-                                                    replaceUnknowns},
+                                                    replaceUnknowns, glossaryArgument(glossary)},
                                                    progress);
             const auto from = pathArgument(input, "input"), to = pathArgument(output, "output");
             std::vector<Translation> translations;
@@ -359,6 +395,7 @@ void bindTranslator(py::module_& m) {
           py::arg("sampling_topk") = decoding.sampling.topk, py::arg("sampling_topp") = decoding.sampling.topp,
           py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
           py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("replace_unknowns") = false,
+          py::arg("glossary") = py::none(),
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
           "nmt-translate --output does); returns the number of lines. Keywords as translate()'s.")
       .def(
@@ -368,7 +405,7 @@ void bindTranslator(py::module_& m) {
             if (count < 1 || count > static_cast<int64_t>(kMaxAlternatives))
               throw OptionError(fmt::format("`count` must be between 1 and {}, not {}", kMaxAlternatives, count));
             auto options = translatorOptions({beam, 1, lengthPenalty, false, 64, maxRatio, 1, 1.0, 1.0, 0, 0, false,
-                                              0.0, false},
+                                              0.0, false, nullptr},
                                              py::none());
             py::gil_scoped_release release;
             return self.alternatives(text, prefix, static_cast<std::size_t>(count), options);

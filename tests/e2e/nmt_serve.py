@@ -190,7 +190,7 @@ def api(workdir):
         expect_error(server, '{"text": ["a"', 400, "invalid JSON at byte 14", raw=True)
         expect_error(server, b'{"text": ["\xff"]}', 400, "the request body is not valid UTF-8 (byte 12)", raw=True)
         expect_error(server, {"text": ["a"], "beams": 2}, 400,
-                     'unknown field "beams" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, replace_unknowns)')
+                     'unknown field "beams" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, replace_unknowns, glossary)')
         expect_error(server, {"text": ["a"], "beam": 7}, 400, '"beam" must be between 1 and 6, got 7')
         expect_error(server, {"text": ["a"], "beam": 1000000}, 400, '"beam" must be between 1 and 6, got 1000000')
         expect_error(server, {"text": ["a"] * 51}, 413, '51 sentences in "text", more than this server\'s limit of 50')
@@ -248,6 +248,16 @@ def guided(server, sources):
     served = [t["text"] + " ||| " + " ".join(f"{s}-{j}" for s, j in t["alignment"]) for t in answer["translations"]]
     check(served == cli, f"alignments differ from nmt-translate's: {served[:2]} vs {cli[:2]}")
     check("attention" not in answer["translations"][0], "alignment alone sends no attention")
+    # terminology: each request its own glossary (beam search)
+    with_hund = [s for s in sources if "Hund" in s.split() and "Katze" not in s.split()][:6]
+    status, answer = server.translate({"text": with_hund, "beam": 5, "glossary": {"Hund": "cat"}})
+    check(status == 200 and all("cat" in t["text"].split() and "missing_terms" not in t for t in answer["translations"]),
+          f"glossary: {status} {answer}")
+    status, answer = server.translate({"text": with_hund, "beam": 5})
+    check(status == 200 and not any("cat" in t["text"].split() for t in answer["translations"]),
+          f"a glossary stays with its request: {answer}")
+    expect_error(server, {"text": ["a"], "beam": 5, "glossary": {"Hund": ""}}, 400,
+                 '"glossary" entry:1: an empty target term')
     status, answer = server.translate({"text": ["a"], "prefix": ["der " * 300]})
     check(status == 400 and re.fullmatch(r'"prefix"\[0\] has \d+ pieces, where a translation holds fewer than 256',
                                          answer["error"]), f"an overlong prefix: {status} {answer}")

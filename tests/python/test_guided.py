@@ -86,3 +86,25 @@ def test_alignments_pair_every_target_word_and_travel_with_the_translation(trans
     assert program == t.text + " ||| " + " ".join(f"{s}-{j}" for s, j in t.alignment) + "\n"
     with pytest.raises(ValueError, match="alignment_threshold must be a number from 0"):
         translator.translate("der Hund", alignment=True, alignment_threshold=2.0)
+
+
+def test_a_glossary_as_a_dict_pairs_or_a_file_puts_its_terms_in_the_translation(translator, sources, tmp_path):
+    with_hund = [s for s in sources if "Hund" in s.split()]
+    assert with_hund
+    (tmp_path / "g.tsv").write_text("# terms\nHund\tcat\n", encoding="utf-8")
+    for glossary in ({"Hund": "cat"}, [("Hund", "cat")], str(tmp_path / "g.tsv"), tmp_path / "g.tsv"):
+        out = translator.translate(with_hund, beam=5, glossary=glossary)
+        assert all("cat" in t.text.split() for t in out), (glossary, [t.text for t in out])
+        assert all(t.missing_terms == [] for t in out)
+    assert translator.translate(with_hund[0], beam=5, glossary={"Hund": "cat"}).to_dict()["missing_terms"] == []
+    with pytest.raises(ValueError, match="^glossary needs beam search: set beam 2 or more \\(5 is usual\\)$"):
+        translator.translate(with_hund[0], glossary={"Hund": "cat"})
+    with pytest.raises(TypeError, match=r"glossary\[0\] must be a \(source term, target term\) pair"):
+        translator.translate(with_hund[0], beam=5, glossary=["Hund"])
+    with pytest.raises(TypeError, match="glossary's values must be str, not int"):
+        translator.translate(with_hund[0], beam=5, glossary={"Hund": 3})
+    with pytest.raises(ValueError, match="^glossary:1: an empty target term$"):
+        translator.translate(with_hund[0], beam=5, glossary={"Hund": ""})
+    (tmp_path / "bad.tsv").write_text("Hund cat\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="bad.tsv:1: expected 'source term<TAB>target term', one tab"):
+        translator.translate(with_hund[0], beam=5, glossary=tmp_path / "bad.tsv")

@@ -59,7 +59,7 @@ TEST_CASE("a bad translate request is refused with its status and a message nami
   CHECK(refusal(R"({"text": ["a"], "beem": 2})") ==
         R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, "
                "sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, "
-               "replace_unknowns)"});
+               "replace_unknowns, glossary)"});
   CHECK(refusal(R"({"text": ["a"], "beam": 11})") == R{400, "\"beam\" must be between 1 and 10, got 11"});
   CHECK(refusal(R"({"text": ["a"], "beam": 0})") == R{400, "\"beam\" must be between 1 and 10, got 0"});
   CHECK(refusal(R"({"text": ["a"], "beam": 2.5})") == R{400, "\"beam\" must be an integer"});
@@ -113,6 +113,16 @@ TEST_CASE("a translate request's prefixes, alternatives, sampling, repeats and a
   CHECK(refusal(R"({"text": ["a"], "alignment": "yes"})") == R{400, "\"alignment\" must be true or false"});
   CHECK(refusal(R"({"text": ["a"], "alignment": true, "alignment_threshold": 1.5})") ==
         R{400, "\"alignment_threshold\" must be a number from 0 (the most attended piece) to 1, not 1.5"});
+  CHECK(parseTranslateRequest(R"({"text": ["a"], "beam": 5, "glossary": {"Hund": "dog", "Katze": "cat"}})", {})
+            .guidance.glossary == std::vector<std::pair<std::string, std::string>>{{"Hund", "dog"}, {"Katze", "cat"}});
+  CHECK(parseTranslateRequest(R"({"text": ["a"], "beam": 5, "glossary": [["Hund", "dog"]]})", {}).guidance.glossary.size() == 1);
+  CHECK(refusal(R"({"text": ["a"], "glossary": {"Hund": "dog"}})") ==
+        R{400, "\"glossary\" needs beam search: set \"beam\" 2 or more (5 is usual)"});
+  const std::string shape = "\"glossary\" must be an object {\"source term\": \"target term\"} or an array of "
+                            "[\"source term\", \"target term\"] pairs";
+  CHECK(refusal(R"({"text": ["a"], "beam": 5, "glossary": [["Hund"]]})") == R{400, shape});
+  CHECK(refusal(R"({"text": ["a"], "beam": 5, "glossary": {"Hund": 1}})") == R{400, shape});
+  CHECK(refusal(R"({"text": ["a"], "beam": 5, "glossary": "Hund"})") == R{400, shape});
   // a huge "prefix" array is not read past the server's sentence limit
   RequestLimits two;
   two.maxSentences = 2;
