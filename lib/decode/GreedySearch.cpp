@@ -13,25 +13,32 @@
 namespace nmt {
 namespace {
 
-// A guided or sampled step's choice for the alive rows (aliveRows: their batch rows; histories: every
-// batch row's pieces so far): the step's log-probabilities with what may not be chosen at -inf, then
-// the largest or a draw. As greedyStep: ids are vocabulary ids, logProbs what the model gave them.
-GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks,
-                      const StepRules& rules, const Sampling& sampling, const std::vector<int64_t>& aliveRows,
-                      const std::vector<std::vector<int>>& histories, const std::vector<SentenceGuide>* guides,
+// What a guided or sampled greedy search knows of its rows at a step.
+struct GuidedRows {
+  const StepRules& rules;
+  const Sampling& sampling;
+  const std::vector<SentenceGuide>* guides;  // one per batch row, or null
+  std::vector<int64_t> alive;                // the alive rows' batch rows
+  std::vector<std::vector<int>> histories;   // every batch row's pieces so far
+};
+
+// A guided or sampled step's choice for the alive rows: the step's log-probabilities with what may not
+// be chosen at -inf, then the largest or a draw. As greedyStep: ids are vocabulary ids, logProbs what
+// the model gave them.
+GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks, const GuidedRows& rows,
                       int64_t t) {
   const auto device = logits.device();
   leaveOutUnproducible(logits, slice ? rowMasks : at::Tensor());
   auto logProbs = at::log_softmax(logits, -1).to(at::kCPU, at::kFloat).contiguous();
   std::vector<const std::vector<int>*> own;
-  for (int64_t r : aliveRows) own.push_back(&histories[static_cast<std::size_t>(r)]);
-  rules.apply(logProbs, aliveRows, own);
+  for (int64_t r : rows.alive) own.push_back(&rows.histories[static_cast<std::size_t>(r)]);
+  rows.rules.apply(logProbs, rows.alive, own);
   at::Tensor columns;
-  if (sampling.on()) {
-    std::vector<uint64_t> streams, steps(aliveRows.size(), static_cast<uint64_t>(t));
-    for (int64_t r : aliveRows)
-      streams.push_back(guides ? (*guides)[static_cast<std::size_t>(r)].stream : static_cast<uint64_t>(r));
-    columns = samplePieces(logProbs, sampling, streams, steps);
+  if (rows.sampling.on()) {
+    std::vector<uint64_t> streams, steps(rows.alive.size(), static_cast<uint64_t>(t));
+    for (int64_t r : rows.alive)
+      streams.push_back(rows.guides ? (*rows.guides)[static_cast<std::size_t>(r)].stream : static_cast<uint64_t>(r));
+    columns = samplePieces(logProbs, rows.sampling, streams, steps);
   } else {
     columns = bestOfEachRow(logProbs).second;
   }
@@ -86,20 +93,20 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   auto scores = torch::full({rows}, scored ? 0.0 : std::numeric_limits<double>::quiet_NaN(),
                             torch::TensorOptions().dtype(torch::kFloat64).device(device));
   std::vector<torch::Tensor> tokens, attention;  // per step, over all batch rows
-  // guided: each batch row's pieces so far, and the alive rows' batch rows, on the host
-  std::vector<std::vector<int>> histories(guided ? static_cast<std::size_t>(rows) : 0);
-  std::vector<int64_t> aliveRows;
-  if (guided)
-    for (int64_t r = 0; r < rows; ++r) aliveRows.push_back(r);
+  GuidedRows guidedRows{rules, options.sampling, guides, {}, {}};  // kept on the host when guided
+  if (guided) {
+    guidedRows.histories.resize(static_cast<std::size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r) guidedRows.alive.push_back(r);
+  }
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
-    auto [best, next] = guided ? guidedStep(step.logits, slice, rowMasks, rules, options.sampling, aliveRows, histories,
-                                            guides, t)
+    auto [best, next] = guided ? guidedStep(step.logits, slice, rowMasks, guidedRows, t)
                                : greedyStep(step.logits, slice, rowMasks, scored);
     if (guided) {
-      const auto chosen = next.cpu();
-      for (std::size_t i = 0; i < aliveRows.size(); ++i)
-        histories[static_cast<std::size_t>(aliveRows[i])].push_back(static_cast<int>(chosen[static_cast<int64_t>(i)].item<int64_t>()));
+      const auto chosen = next.to(torch::kCPU).contiguous();
+      const int64_t* id = chosen.data_ptr<int64_t>();
+      for (std::size_t i = 0; i < guidedRows.alive.size(); ++i)
+        guidedRows.histories[static_cast<std::size_t>(guidedRows.alive[i])].push_back(static_cast<int>(id[i]));
     }
     if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
@@ -118,8 +125,8 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
       const std::vector<int64_t> rowsKept(order.begin(), order.end());
       if (guided) {
         std::vector<int64_t> kept;
-        for (int64_t i : rowsKept) kept.push_back(aliveRows[static_cast<std::size_t>(i)]);
-        aliveRows = std::move(kept);
+        for (int64_t i : rowsKept) kept.push_back(guidedRows.alive[static_cast<std::size_t>(i)]);
+        guidedRows.alive = std::move(kept);
       }
       const auto keep = torch::tensor(rowsKept, torch::kInt64).to(device);
       alive = alive.index_select(0, keep);

@@ -184,24 +184,24 @@ std::vector<Alternative> Translator::alternatives(const std::string& sentence, c
     guides.back().prefix.push_back(out.back().id);
   }
   const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides);
-  const auto codec = model_.codec();
   for (std::size_t k = 0, c = 0; k < out.size(); ++k) {
     auto& a = out[k];
-    if (a.id != SpecialIds::kEos) {
-      a.completion = completions[c++].best();
-      a.piece = a.completion.pieces[given.size()];
-      continue;
-    }
-    auto target = codec.target(given, true);
-    a.piece = "</s>";
-    a.completion.text = std::move(target.text);
-    a.completion.pieces = std::move(target.pieces);
-    a.completion.ids = std::move(target.ids);
-    a.completion.score = a.completion.normalizedScore = forced.score;
-    a.completion.finished = true;
-    a.completion.prefixPieces = given.size();
+    a.completion = a.id == SpecialIds::kEos ? endedAfter(given, forced.score) : completions[c++].best();
+    a.piece = a.completion.pieces[given.size()];
   }
   return out;
+}
+
+TranslatedHypothesis Translator::endedAfter(const std::vector<int>& prefix, double score) const {
+  auto target = model_.codec().target(prefix, true);
+  TranslatedHypothesis h;
+  h.text = std::move(target.text);
+  h.pieces = std::move(target.pieces);  // "</s>" last
+  h.ids = std::move(target.ids);
+  h.score = h.normalizedScore = score;
+  h.finished = true;
+  h.prefixPieces = prefix.size();
+  return h;
 }
 
 std::vector<Translation> Translator::translate(const std::vector<std::string>& sentences) {

@@ -116,6 +116,8 @@ class Translator {
  private:
   std::vector<Translation> translateGuided(const std::vector<std::string>& sentences,
                                           const std::vector<SentenceGuide>& guides);
+  // The translation that is `prefix` and </s>, of log-probability `score` (an alternative's "</s>").
+  TranslatedHypothesis endedAfter(const std::vector<int>& prefix, double score) const;
   // A prefix's target ids, refused (InputError naming name:line) when it fills a translation.
   std::vector<int> prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const;
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
