@@ -19,7 +19,7 @@
 #      its BLEU is beside it). The report says which layout won at each thread count and decoding.
 #
 #   bench/vs-ct2.sh (--model DIR | --train-steps N) [--work DIR] [--rounds 2] [--threads "1 2"] [--beam 5]
-#                   [--source FILE --reference FILE] [--peer DIR] [--in-process]
+#                   [--source FILE --reference FILE] [--peer DIR] [--in-process] [--latency [--latency-lines N]]
 #   bench/vs-ct2.sh --model runs/tf --threads 2 --rounds 1     # one quick pass
 #
 # --model DIR        an nmt-train model directory (best.pt, bpe.model; encoder and decoder transformer)
@@ -32,6 +32,14 @@
 # --source/--reference  the test set (default data/multi30k/test_2016_flickr.de / .en, copied there from
 #                    ../shared/data/multi30k with data/get-multi30k.sh when missing)
 # --peer DIR         the CTranslate2 peer (default ../shared/peers/ct2 beside the repository)
+# --latency          instead of the timings: one sentence at a time (bench/line_latency.py: each program stays
+#                    loaded, reads a line from a pipe and answers it before the next is sent), per-sentence
+#                    p50/p90/p99 milliseconds at each --threads count, for CTranslate2 float32 and int8
+#                    (bench/ct2_lines.cpp: its CLI flushes only at the end, so a small program of its C++ API
+#                    answers a line at a time, --intra_threads T), nmt same work and nmt defaults, over
+#                    --latency-lines lines of --source (default 1000; the first 10 not counted)
+# --ct2-include DIR  CTranslate2 4.8.1's headers, for --latency (default PEER/include): the include/ folder of
+#                    github.com/OpenNMT/CTranslate2 at v4.8.1 (git archive 0d8bcd36 include | tar -x)
 # --in-process       also time every row on the test set twice over (2 x its lines, one process), and report
 #                    each side's in-process seconds for the test set: the best 2x run's seconds less the best 1x
 #                    run's, which leaves out what a process costs once (start-up, loading the model); a second
@@ -59,14 +67,15 @@ NICE=${NICE:-0}
 CONFIG=configs/multi30k-de-en-transformer-full.ini
 PY=/usr/bin/python3  # Debian's Python, the one that sees python3-torch
 
-MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5 IN_PROCESS=0
+MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5 IN_PROCESS=0 LATENCY=0 LATENCY_LINES=1000
+CT2_INCLUDE=""
 SRC="" REF="" PEER=$ROOT/../shared/peers/ct2
 ROWS=(ct2-f32 ct2-f32-inter ct2-int8 ct2-int8-inter nmt-same nmt-same-int8 nmt-default nmt-default-f32)
 declare -A LABEL SECONDS_OF PIECES_OF RATES FASTEST BLEU SAME
 
 usage() {
   echo "usage: $0 (--model DIR | --train-steps N) [--work DIR] [--rounds N] [--threads \"1 2\"] [--beam K]" \
-       "[--source FILE --reference FILE] [--peer DIR] [--in-process]   ($0 --help: details)" >&2
+       "[--source FILE --reference FILE] [--peer DIR] [--in-process] [--latency [--latency-lines N]]   ($0 --help: details)" >&2
   exit 2
 }
 die() { echo "vs-ct2: $*" >&2; exit 1; }
@@ -96,6 +105,7 @@ parse_args() {
     case $1 in
       -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
       --in-process) IN_PROCESS=1; shift; continue ;;
+      --latency) LATENCY=1; shift; continue ;;
     esac
     [ $# -ge 2 ] || usage
     case $1 in
@@ -108,6 +118,8 @@ parse_args() {
       --source) SRC=$(absolute "$2") ;;
       --reference) REF=$(absolute "$2") ;;
       --peer) PEER=$(absolute "$2") ;;
+      --latency-lines) LATENCY_LINES=$2 ;;
+      --ct2-include) CT2_INCLUDE=$(absolute "$2") ;;
       *) usage ;;
     esac
     shift 2
@@ -116,6 +128,7 @@ parse_args() {
   [ -z "$MODEL" ] || [ -z "$TRAIN_STEPS" ] || bad "give --model DIR or --train-steps N, not both"
   [ -z "$TRAIN_STEPS" ] || is_count "$TRAIN_STEPS" || bad "--train-steps must be a positive number, not '$TRAIN_STEPS'"
   is_count "$ROUNDS" || bad "--rounds must be a positive number, not '$ROUNDS'"
+  is_count "$LATENCY_LINES" && [ "$LATENCY_LINES" -gt 10 ] || bad "--latency-lines must be more than 10, not '$LATENCY_LINES'"
   is_count "$BEAM" && [ "$BEAM" -ge 2 ] || bad "--beam must be 2 or more, not '$BEAM'"
   local t
   read -r -a THREAD_LIST <<< "$THREADS"
@@ -164,6 +177,12 @@ preflight() {
   [ "${#missing[@]}" -eq 0 ] ||
     die "missing ${missing[*]} (the converter needs Debian's python3-torch and python3-numpy in $PY, ct2-translator libdnnl2 and libgomp1): apt-get install -y ${missing[*]}"
   [ -z "$libs" ] || die "ct2-translator lacks shared libraries: ${libs//$'\n'/ }"
+  if [ "$LATENCY" = 1 ]; then
+    CT2_INCLUDE=${CT2_INCLUDE:-$PEER/include}
+    [ -f "$CT2_INCLUDE/ctranslate2/translator.h" ] ||
+      die "--latency needs CTranslate2 4.8.1's headers in $CT2_INCLUDE (--ct2-include DIR: the include/ of github.com/OpenNMT/CTranslate2 at v4.8.1)"
+    command -v g++ > /dev/null || die "--latency needs g++ to build bench/ct2_lines.cpp"
+  fi
   ensure_data
   [ -s "$SRC" ] || die "missing or empty --source $SRC"
   [ -s "$REF" ] || die "missing or empty --reference $REF"
@@ -486,6 +505,48 @@ in_process_report() {
   done
 }
 
+# latency_of INPUT COMMAND...: line_latency.py's figures ("p50 P p90 P p99 P mean M ...") for COMMAND on INPUT
+latency_of() {
+  local input=$1
+  shift
+  "$PY" "$ROOT/bench/line_latency.py" --input "$input" -- "$@" 2> "$WORK/logs/latency.log" ||
+    fail "one sentence at a time: $*" "$WORK/logs/latency.log"
+}
+
+# latency_row THREADS LABEL INPUT COMMAND...: one row of the latency table
+latency_row() {
+  local t=$1 label=$2 figures
+  shift 2
+  figures=$(latency_of "$@")
+  read -r _ p50 _ p90 _ p99 _ mean _ <<< "$figures"
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$t" "$label" "$p50" "$p90" "$p99" "$mean"
+}
+
+# --latency: per-sentence latency, one sentence at a time, each row at each thread count
+latency() {
+  local t ctype text=$WORK/latency.src pieces=$WORK/latency.pieces
+  run_log "building bench/ct2_lines.cpp" "$WORK/logs/ct2_lines.log" g++ -O2 -std=c++17 -I"$CT2_INCLUDE" \
+    "$ROOT/bench/ct2_lines.cpp" -o "$WORK/ct2_lines" -L"$PEER/install/lib" -l:libctranslate2.so.4 \
+    -Wl,-rpath,"$PEER/install/lib"
+  head -n "$LATENCY_LINES" "$SRC" > "$text"
+  head -n "$LATENCY_LINES" "$WORK/src.pieces" > "$pieces"
+  echo "vs-ct2: nmt against CTranslate2, one sentence at a time ($LATENCY_LINES lines of $SRC; the first 10 not counted)"
+  echo "machine: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "nmt: commit $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo unknown); greedy search; milliseconds per sentence"
+  echo "CTranslate2 reads pieces (made beforehand), nmt text (its BPE in its time)"
+  echo
+  echo "| threads | system | p50 | p90 | p99 | mean |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  for t in "${THREAD_LIST[@]}"; do
+    for ctype in float32 int8; do
+      latency_row "$t" "CTranslate2 $ctype" "$pieces" "$WORK/ct2_lines" "$WORK/ct2" "$ctype" "$t"
+    done
+    latency_row "$t" "nmt same work (float32)" "$text" \
+      "$BIN/nmt-translate" --model "$MODEL" --threads "$t" --shortlist off --max-ratio 1000 --int8 off
+    latency_row "$t" "nmt defaults" "$text" "$BIN/nmt-translate" --model "$MODEL" --threads "$t"
+  done
+}
+
 main() {
   parse_args "$@"
   mkdir -p "$WORK/logs"
@@ -498,6 +559,10 @@ main() {
   check_model
   convert_model
   agreement
+  if [ "$LATENCY" = 1 ]; then
+    latency | tee "$WORK/latency.txt"
+    return
+  fi
   timings
   report | tee "$WORK/summary.txt"
 }
