@@ -180,7 +180,7 @@ std::vector<Alternative> Translator::alternatives(const std::string& sentence, c
     a.logProbability = logProbs[k].item<double>();
     out.push_back(std::move(a));
     if (out.back().id == SpecialIds::kEos) continue;  // nothing follows the end
-    guides.push_back({given, guides.size()});
+    guides.push_back({given, guides.size(), {}});
     guides.back().prefix.push_back(out.back().id);
   }
   const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides);
