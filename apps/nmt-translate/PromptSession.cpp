@@ -66,8 +66,9 @@ bool Session::haveSentence() const {
 }
 
 void Session::translate(const std::string& sentence, const std::string& prefix, std::size_t n) {
-  std::string checked = sentence;
+  std::string checked = sentence, checkedPrefix = prefix;
   checkInputLine(checked, "<stdin>", n);
+  checkInputLine(checkedPrefix, "<stdin>", n);
   const auto t = prefix.empty() ? translator_.translate({sentence}) : translator_.translate({sentence}, {prefix}, "prefix");
   if (t[0].truncated)
     fmt::print(stderr, "nmt-translate: warning: <stdin>:{}: {} pieces, truncated to the model's maximum of {}\n", n,
