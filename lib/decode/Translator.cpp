@@ -58,6 +58,15 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8) {
   return std::max<std::size_t>(1, std::min(sentences, kMaxBatchRows / k));
 }
 
+std::vector<int> prefixIds(const TextCodec& codec, const std::string& prefix, const DecodeLimits& limits,
+                           const std::string& where) {
+  auto ids = codec.reference(prefix).ids;
+  if (static_cast<int64_t>(ids.size()) >= limits.cap)
+    throw InputError(fmt::format("{}: a prefix of {} pieces, where a translation holds fewer than {}", where, ids.size(),
+                                 limits.cap));
+  return ids;
+}
+
 void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device) {
   checkBatchSize(options.batchSize);
   checkDecodingOptions(options.decoding);
@@ -140,27 +149,20 @@ std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>&
   const auto codec = model_.codec();
   for (std::size_t i = 0; i < sentences.size(); ++i) {
     guides[i].stream = i < streams.size() ? streams[i] : i;
-    if (i < prefixes.size() && !prefixes[i].empty()) guides[i].prefix = prefixIds(prefixes[i], prefixesName, i + 1);
+    if (i < prefixes.size() && !prefixes[i].empty())
+      guides[i].prefix = prefixIds(codec, prefixes[i], options_.decoding.limits, fmt::format("{}:{}", prefixesName, i + 1));
     if (options_.glossary)
       for (const auto& term : options_.glossary->termsFor(sentences[i])) guides[i].constraints.push_back(codec.reference(term).ids);
   }
   return guides;
 }
 
-std::vector<int> Translator::prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const {
-  auto ids = model_.codec().reference(prefix).ids;
-  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
-  if (ids.size() >= cap)
-    throw InputError(fmt::format("{}:{}: a prefix of {} pieces, where a translation holds fewer than {}", name, line,
-                                 ids.size(), cap));
-  return ids;
-}
 
 std::vector<Alternative> Translator::alternatives(const std::string& sentence, const std::string& prefix,
                                                   std::size_t count) {
   if (count < 1 || count > kMaxAlternatives)
     throw OptionError(fmt::format("`alternatives` must be between 1 and {}, not {}", kMaxAlternatives, count));
-  const auto given = prefixIds(prefix, "prefix", 1);
+  const auto given = prefixIds(model_.codec(), prefix, options_.decoding.limits, "prefix");
   const auto source = untranslated(model_.codec(), sentence);
   if (source.sourceIds.empty()) return {};
   ForcedResult forced;

@@ -58,6 +58,11 @@ constexpr std::size_t kMaxBatchRows = 1024;
 // search, or parallel batches off the CPU (on `device`).
 void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device);
 
+// A translation's given beginning as target ids; InputError "WHERE: a prefix of N pieces, where a
+// translation holds fewer than CAP" when it fills a translation (limits.cap pieces or more).
+std::vector<int> prefixIds(const TextCodec& codec, const std::string& prefix, const DecodeLimits& limits,
+                           const std::string& where);
+
 // OptionError for a batch of no sentences or of more than kMaxBatchRows.
 void checkBatchSize(std::size_t batchSize);
 void checkBatchSize(int64_t batchSize);  // as a caller with signed numbers (Python) gives it
@@ -118,8 +123,6 @@ class Translator {
                                           const std::vector<SentenceGuide>& guides);
   // The translation that is `prefix` and </s>, of log-probability `score` (an alternative's "</s>").
   TranslatedHypothesis endedAfter(const std::vector<int>& prefix, double score) const;
-  // A prefix's target ids, refused (InputError naming name:line) when it fills a translation.
-  std::vector<int> prefixIds(const std::string& prefix, const std::string& name, std::size_t line) const;
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as
   // its samples' stream, its glossary terms' ids); empty where nothing is given, sampled or constrained.
   std::vector<SentenceGuide> guidesFor(const std::vector<std::string>& sentences,

@@ -84,18 +84,14 @@ std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vect
   checkDecodingOptions(job->decoding);
   checkAlignmentOptions(guidance.alignment);
   // a prefix that fills a translation is this request's fault: refused here, not in a batch with others
-  const auto cap = static_cast<std::size_t>(options_.decoding.limits.cap);
-  for (std::size_t i = 0; i < guidance.prefixes.size(); ++i)
-    if (const auto pieces = model_.codec().reference(guidance.prefixes[i]).ids.size(); pieces >= cap)
-      throw RequestError(400, fmt::format("\"prefix\"[{}] has {} pieces, where a translation holds fewer than {}", i,
-                                          pieces, cap));
   checkGlossaryUse(!guidance.glossary.empty(), job->decoding);
-  if (!guidance.glossary.empty()) {
-    try {
+  try {
+    for (std::size_t i = 0; i < guidance.prefixes.size(); ++i)
+      prefixIds(model_.codec(), guidance.prefixes[i], job->decoding.limits, fmt::format("\"prefix\"[{}]", i));
+    if (!guidance.glossary.empty())
       job->glossary = std::make_shared<const Glossary>(guidance.glossary, "\"glossary\" entry");
-    } catch (const InputError& e) {
-      throw RequestError(400, e.what());
-    }
+  } catch (const InputError& e) {
+    throw RequestError(400, e.what());
   }
   job->guidance = std::move(guidance);
   job->remaining = sentences.size();

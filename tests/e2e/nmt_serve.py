@@ -259,7 +259,7 @@ def guided(server, sources):
     expect_error(server, {"text": ["a"], "beam": 5, "glossary": {"Hund": ""}}, 400,
                  '"glossary" entry:1: an empty target term')
     status, answer = server.translate({"text": ["a"], "prefix": ["der " * 300]})
-    check(status == 400 and re.fullmatch(r'"prefix"\[0\] has \d+ pieces, where a translation holds fewer than 256',
+    check(status == 400 and re.fullmatch(r'"prefix"\[0\]: a prefix of \d+ pieces, where a translation holds fewer than 256',
                                          answer["error"]), f"an overlong prefix: {status} {answer}")
 
 
