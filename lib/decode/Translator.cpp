@@ -4,6 +4,7 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/RunningBatch.h"
 #include "decode/Search.h"
+#include "kernels/SplitProducts.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 #include "util/ParallelFor.h"
@@ -238,7 +239,11 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
     // a few rows (a sentence at a time): products on one thread, packed, are faster than on several
     const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
     std::optional<SingleThreadedBlas> oneThread;
-    if (options_.parallelBatches > 1 && rows <= kFewRows) oneThread.emplace();
+    std::optional<SplitProducts> splitInTwo;  // and its large products in two halves, one on each core
+    if (options_.parallelBatches > 1 && rows <= kFewRows) {
+      oneThread.emplace();
+      splitInTwo.emplace();
+    }
     decode(todo, sources, guides, out, call);
   } else {
     const SingleThreadedBlas oneThreadEach;

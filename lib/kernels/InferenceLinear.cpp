@@ -2,6 +2,7 @@
 
 #include "kernels/FloatWeightPacks.h"
 #include "kernels/OneDnnBlas.h"
+#include "kernels/SplitProducts.h"
 #include "util/Threads.h"
 #include "util/TorchCompat.h"
 
@@ -33,6 +34,13 @@ bool oneDnnCan(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& 
          (!bias.defined() || (fp32Cpu(bias) && bias.dim() == 1 && bias.size(0) == weight.size(0)));
 }
 
+// Whether a product is split in two (SplitProducts): few rows, and enough weight that each half's time
+// is well above handing one to the helper thread (the output layer, a Transformer's feed-forward).
+bool splits(int64_t M, int64_t out, int64_t in) {
+  constexpr int64_t kFewRows = 16, kSplitFrom = 1 << 18;  // weights of 256K floats (1 MB) and more
+  return splittingProducts() && M > 0 && M <= kFewRows && out >= 64 && out * in >= kSplitFrom;
+}
+
 // x W^T + b, relu(...) when asked.
 at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, bool relu) {
   if (!oneDnnCan(x, weight, bias)) return relu ? at::relu(at::linear(x, weight, bias)) : at::linear(x, weight, bias);
@@ -56,6 +64,20 @@ at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at
     for (int64_t m = 0; m < M; ++m) std::memcpy(yp + m * out, b, static_cast<std::size_t>(out) * sizeof(float));
   }
   const int threads = matrixThreads();
+  const float beta = bias.defined() ? 1.0f : 0.0f;
+  if (threads <= 1 && splits(M, out, in) && w.is_same(weight)) {  // two halves of the weight's rows, each packed
+    const int64_t half = (out / 2 + 15) / 16 * 16;
+    const auto first = packedWeight(w.narrow(0, 0, half)), second = packedWeight(w.narrow(0, half, out - half));
+    if (first.bytes && second.bytes) {
+      const float* a = rows.data_ptr<float>();
+      const int64_t ld = std::max<int64_t>(1, lda);
+      runInTwo([&] { onednn::sgemm(M, a, ld, first, beta, yp, out); },
+               [&] { onednn::sgemm(M, a, ld, second, beta, yp + half, out); });
+      if (relu)
+        for (int64_t i = 0, n = M * out; i < n; ++i) yp[i] = yp[i] < 0.0f ? 0.0f : yp[i];
+      return y;
+    }
+  }
   // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
   const auto packed = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight) ? packedWeight(w)
                                                                                       : onednn::PackedMatrix{};

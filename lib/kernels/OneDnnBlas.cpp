@@ -183,10 +183,12 @@ void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t*
         "gemm_s8u8s32_compute");
 }
 
-void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C) {
+void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C, int64_t ldc) {
   const auto& f = functions();
   const OmpThreads scope(f, 1);
-  check(f.packed.computeF32("P", "N", &W.N, &M, &W.K, static_cast<const float*>(W.bytes.get()), &W.K, A, &lda, &beta, C, &W.N),
+  const int64_t rowStride = ldc > 0 ? ldc : W.N;
+  check(f.packed.computeF32("P", "N", &W.N, &M, &W.K, static_cast<const float*>(W.bytes.get()), &W.K, A, &lda, &beta, C,
+                            &rowStride),
         "sgemm_compute");
 }
 

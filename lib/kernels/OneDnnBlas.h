@@ -45,6 +45,7 @@ void gemmU8S8(int64_t M, const uint8_t* A, const PackedMatrix& W, const int32_t*
 // sgemm on one thread with W packed. Not always the same floats as unpacked: unpacked, oneDNN picks
 // other kernels for some row counts (a vector product for one row; with AVX-512 its small-n kernels up
 // to 15 rows, with AVX2 others for 128), which add in another order.
-void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C);
+// ldc: the distance between C's rows (0: W.N, C's rows whole).
+void sgemm(int64_t M, const float* A, int64_t lda, const PackedMatrix& W, float beta, float* C, int64_t ldc = 0);
 
 }  // namespace nmt::onednn

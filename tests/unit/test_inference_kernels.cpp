@@ -6,6 +6,7 @@
 #include "kernels/InferenceAttention.h"
 #include "kernels/FloatWeightPacks.h"
 #include "kernels/OneDnnBlas.h"
+#include "kernels/SplitProducts.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
 
@@ -13,6 +14,7 @@
 #include <torch/torch.h>
 
 #include <optional>
+#include <thread>
 
 using namespace nmt;
 
@@ -65,6 +67,48 @@ TEST_CASE("inferenceLinear through oneDNN's sgemm equals LibTorch's linear: 3-d 
   // the product writes only its result (sgemm adds to its output, which must never be the bias)
   CHECK(torch::equal(bias, biasBefore));
   CHECK(torch::equal(wide, wideBefore));
+}
+
+TEST_CASE("split products: a large weight of few rows in two packed halves, one on the helper thread, gives the unsplit product's floats") {
+  if (floatProducts() != FloatProducts::OneDnn || !onednn::packedAvailable()) {
+    MESSAGE(describeFloatProducts());
+    NMT_SKIP_TEST("no oneDNN packed sgemm in this LibTorch");
+  }
+  torch::manual_seed(9);
+  c10::InferenceMode inference;
+  const SingleThreadedBlas oneThread;
+  // an output layer's shape (split), an odd row count (halves of 16-row blocks), and one too small to split
+  for (const auto& [out, in] : std::vector<std::pair<int64_t, int64_t>>{{8000, 256}, {1037, 300}, {64, 64}}) {
+    const auto weight = torch::randn({out, in});
+    const auto bias = torch::randn({out});
+    for (const int64_t rows : {1, 5, 16, 17}) {
+      CAPTURE(out);
+      CAPTURE(rows);
+      const auto x = torch::randn({rows, in});
+      const auto whole = inferenceLinear(x, weight, bias);
+      const auto wholeRelu = inferenceLinearRelu(x, weight, at::Tensor());
+      CHECK_FALSE(splittingProducts());
+      const SplitProducts split;
+      CHECK(splittingProducts());
+      CHECK(torch::equal(inferenceLinear(x, weight, bias), whole));
+      CHECK(torch::equal(inferenceLinearRelu(x, weight, at::Tensor()), wholeRelu));
+      CHECK(torch::allclose(whole, at::linear(x, weight, bias), 1e-4, 1e-4));
+    }
+  }
+  CHECK_FALSE(splittingProducts());
+}
+
+TEST_CASE("runInTwo runs both parts, the second on another thread, and rethrows what a part threw") {
+  std::thread::id firstOn, secondOn;
+  runInTwo([&] { firstOn = std::this_thread::get_id(); }, [&] { secondOn = std::this_thread::get_id(); });
+  CHECK(firstOn == std::this_thread::get_id());
+  CHECK(secondOn != std::thread::id());
+  CHECK(secondOn != firstOn);
+  CHECK(test::errorOf([] { runInTwo([] {}, [] { throw InputError("second failed"); }); }) == "second failed");
+  CHECK(test::errorOf([] { runInTwo([] { throw InputError("first failed"); }, [] {}); }) == "first failed");
+  int done = 0;
+  runInTwo([&] { ++done; }, [&] { ++done; });  // the helper goes on after a failure
+  CHECK(done == 2);
 }
 
 TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PRODUCTS=torch choice to LibTorch") {
