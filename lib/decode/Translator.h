@@ -45,8 +45,9 @@ struct TranslatorOptions {
 
 // A call whose sentences make one batch of at most this many rows (sentences x beam) runs its
 // products on one thread where the Translator may set OpenBLAS's threads (parallelBatches > 1): so
-// few rows are faster on one thread, with the weights packed, than split over several
-// (docs/performance.md, "Figures behind the code's choices").
+// few rows are faster on one thread, with the weights packed, than split over several; its large
+// float32 products run in two packed halves, one on each core (SplitProducts) (docs/performance.md,
+// "Figures behind the code's choices" and "One sentence at a time").
 constexpr std::size_t kFewRows = 8;
 
 // A batch's rows, greedy (a row a sentence) or beam search (K rows a sentence), are at most this
