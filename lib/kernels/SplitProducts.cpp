@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 namespace nmt {
 namespace {
 
@@ -16,8 +18,17 @@ thread_local bool splitting = false;
 // step's next product follows within microseconds, then sleeps until the next.
 class Helper {
  public:
+  // Never destroyed (the programs end without static destructors); made anew in a forked child, which has
+  // the parent's helper object but not its thread.
   static Helper& instance() {
-    static Helper* helper = new Helper();  // never destroyed: the programs end without static destructors
+    static std::mutex made;
+    static Helper* helper = nullptr;
+    static pid_t owner = 0;
+    const std::lock_guard<std::mutex> lock(made);
+    if (!helper || owner != ::getpid()) {
+      helper = new Helper();
+      owner = ::getpid();
+    }
     return *helper;
   }
 

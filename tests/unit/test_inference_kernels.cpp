@@ -13,8 +13,12 @@
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
+#include <atomic>
 #include <optional>
 #include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace nmt;
 
@@ -109,6 +113,22 @@ TEST_CASE("runInTwo runs both parts, the second on another thread, and rethrows 
   int done = 0;
   runInTwo([&] { ++done; }, [&] { ++done; });  // the helper goes on after a failure
   CHECK(done == 2);
+}
+
+TEST_CASE("runInTwo works in a forked child (multiprocessing's fork), which has no helper thread of its own") {
+  runInTwo([] {}, [] {});  // the parent's helper exists
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::alarm(20);  // a child waiting for a helper that is not there dies of SIGALRM: the check below fails
+    std::atomic<int> done{0};
+    runInTwo([&] { ++done; }, [&] { ++done; });
+    ::_exit(done == 2 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("inferenceLinear leaves gradients, other dtypes and the NMT_FLOAT_PRODUCTS=torch choice to LibTorch") {
