@@ -134,34 +134,15 @@ TranslatorOptions callOptions(int64_t batchSize, const py::object& progress) {
   return options;
 }
 
-// The search's keywords of translate() and translate_file(), as given.
-struct SearchArguments {
-  int64_t beam, nbest;
-  double lengthPenalty;
-  bool attention;
-  int64_t batchSize;
-  double maxRatio;
-  int64_t samplingTopk;
-  double samplingTopp, samplingTemperature;
-  uint64_t seed;
-  int64_t noRepeatNgram;
-  bool alignment;
-  double alignmentThreshold;
-  bool replaceUnknowns;
-  std::shared_ptr<const Glossary> glossary;
-};
+// The keywords translate() and translate_file() share beyond the beam: sampling and repeats.
+void setSampling(DecodingOptions& decoding, int64_t topk, double topp, double temperature, uint64_t seed,
+                 int64_t noRepeatNgram) {
+  decoding.sampling = {topk, topp, temperature, seed};
+  decoding.noRepeatNgram = noRepeatNgram;
+}
 
-TranslatorOptions translatorOptions(const SearchArguments& a, const py::object& progress) {
-  TranslatorOptions options = callOptions(a.batchSize, progress);
-  options.decoding.beamSize = a.beam;
-  options.decoding.nbest = a.nbest;
-  options.decoding.lengthPenalty = a.lengthPenalty;
-  options.decoding.keepAttention = a.attention;
-  options.decoding.limits.ratio = a.maxRatio;
-  options.decoding.sampling = {a.samplingTopk, a.samplingTopp, a.samplingTemperature, a.seed};
-  options.decoding.noRepeatNgram = a.noRepeatNgram;
-  options.alignment = {a.alignment, a.alignmentThreshold, a.replaceUnknowns};
-  options.glossary = a.glossary;
+// The options as the keywords set them, refused (ValueError) as the Translator would refuse them.
+TranslatorOptions checked(TranslatorOptions options) {
   checkTranslatorOptions(options, c10::Device(c10::kCPU));
   return options;
 }
@@ -269,22 +250,6 @@ const std::string& decodingArgumentsDoc() {
 
 // Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
 // same keywords, defaults and checks for both.
-// Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
-// same keywords, defaults and checks for both.
-// translate()'s search keywords after the texts, with their defaults, for both overloads and translate_file.
-#define NMT_SEARCH_PARAMETERS                                                                                     \
-  int64_t beam, int64_t nbest, double lengthPenalty, bool attention, int64_t batchSize, double maxRatio,          \
-      const py::object &progress, const py::object &prefix, int64_t samplingTopk, double samplingTopp,            \
-      double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment, double alignmentThreshold, \
-      bool replaceUnknowns
-#define NMT_SEARCH_ARGUMENTS                                                                                    \
-  SearchArguments {                                                                                             \
-    beam, nbest, lengthPenalty, attention, batchSize, maxRatio, samplingTopk, samplingTopp, samplingTemperature, \
-        seed, noRepeatNgram, alignment, alignmentThreshold, replaceUnknowns                                     \
-  }
-
-// Translator.translate of a list of sentences (a list back) or of one (a Translation back): the
-// same keywords, defaults and checks for both.
 template <typename Texts>
 void defineTranslate(py::class_<PythonTranslator>& translator, const char* textsName, const char* doc) {
   const DecodingOptions decoding;
@@ -296,10 +261,17 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
          int64_t batchSize, double maxRatio, const py::object& progress, const py::object& prefix, int64_t samplingTopk,
          double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment,
          double alignmentThreshold, bool replaceUnknowns, const py::object& glossary) {
-        const auto options = translatorOptions({beam, nbest, lengthPenalty, attention, batchSize, maxRatio, samplingTopk,
-                                                samplingTopp, samplingTemperature, seed, noRepeatNgram, alignment,
-                                                alignmentThreshold, replaceUnknowns, glossaryArgument(glossary)},
-                                               progress);
+        auto terms = glossaryArgument(glossary);
+        auto options = callOptions(batchSize, progress);
+        options.decoding.beamSize = beam;
+        options.decoding.nbest = nbest;
+        options.decoding.lengthPenalty = lengthPenalty;
+        options.decoding.keepAttention = attention;
+        options.decoding.limits.ratio = maxRatio;
+        setSampling(options.decoding, samplingTopk, samplingTopp, samplingTemperature, seed, noRepeatNgram);
+        options.alignment = {alignment, alignmentThreshold, replaceUnknowns};
+        options.glossary = std::move(terms);
+        options = checked(std::move(options));
         constexpr bool one = std::is_same_v<Texts, std::string>;
         std::vector<std::string> texts;
         if constexpr (one)
@@ -376,10 +348,15 @@ void bindTranslator(py::module_& m) {
              double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress, int64_t samplingTopk,
              double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram,
              bool replaceUnknowns, const py::object& glossary) {
-            const auto options = translatorOptions({beam, 1, lengthPenalty, false, batchSize, maxRatio, samplingTopk,
-                                                    samplingTopp, samplingTemperature, seed, noRepeatNgram, false, 0.0,
-                                                    replaceUnknowns, glossaryArgument(glossary)},
-                                                   progress);
+            auto terms = glossaryArgument(glossary);
+            auto options = callOptions(batchSize, progress);
+            options.decoding.beamSize = beam;
+            options.decoding.lengthPenalty = lengthPenalty;
+            options.decoding.limits.ratio = maxRatio;
+            setSampling(options.decoding, samplingTopk, samplingTopp, samplingTemperature, seed, noRepeatNgram);
+            options.alignment.replaceUnknowns = replaceUnknowns;
+            options.glossary = std::move(terms);
+            options = checked(std::move(options));
             const auto from = pathArgument(input, "input"), to = pathArgument(output, "output");
             std::vector<Translation> translations;
             {
@@ -394,8 +371,8 @@ void bindTranslator(py::module_& m) {
           py::arg("max_ratio") = decoding.limits.ratio, py::arg("progress") = py::none(),
           py::arg("sampling_topk") = decoding.sampling.topk, py::arg("sampling_topp") = decoding.sampling.topp,
           py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
-          py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("replace_unknowns") = false,
-          py::arg("glossary") = py::none(),
+          py::arg("no_repeat_ngram") = decoding.noRepeatNgram,
+          py::arg("replace_unknowns") = AlignmentOptions().replaceUnknowns, py::arg("glossary") = py::none(),
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
           "nmt-translate --output does); returns the number of lines. Keywords as translate()'s.")
       .def(
@@ -404,9 +381,11 @@ void bindTranslator(py::module_& m) {
              double lengthPenalty, double maxRatio) {
             if (count < 1 || count > static_cast<int64_t>(kMaxAlternatives))
               throw OptionError(fmt::format("`count` must be between 1 and {}, not {}", kMaxAlternatives, count));
-            auto options = translatorOptions({beam, 1, lengthPenalty, false, 64, maxRatio, 1, 1.0, 1.0, 0, 0, false,
-                                              0.0, false, nullptr},
-                                             py::none());
+            auto options = callOptions(static_cast<int64_t>(TranslatorOptions().batchSize), py::none());
+            options.decoding.beamSize = beam;
+            options.decoding.lengthPenalty = lengthPenalty;
+            options.decoding.limits.ratio = maxRatio;
+            options = checked(std::move(options));
             py::gil_scoped_release release;
             return self.alternatives(text, prefix, static_cast<std::size_t>(count), options);
           },
