@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace nmt {
@@ -14,6 +16,14 @@ BatchShortlist batchShortlist(const Seq2Seq& model, const Shortlist& shortlist,
   out.slice = model->decoder().sliceOutput(shortlist.batchList(lists));
   out.ownPieces = ownPiecesMask(out.slice.ids, lists, out.slice.deviceIds.device());
   return out;
+}
+
+std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> pieces) {
+  std::sort(pieces.begin(), pieces.end());
+  pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
+  std::vector<int> merged;
+  std::set_union(list.begin(), list.end(), pieces.begin(), pieces.end(), std::back_inserter(merged));
+  return merged;
 }
 
 at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const std::vector<int>*>& lists,

@@ -24,6 +24,10 @@ struct BatchShortlist {
 BatchShortlist batchShortlist(const Seq2Seq& model, const Shortlist& shortlist,
                               const std::vector<const std::vector<int>*>& lists);
 
+// A sentence's sorted list with these pieces added (sorted, each once): what it must be able to produce
+// beside its shortlist (a reference, a prefix, glossary terms).
+std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> pieces);
+
 // [lists.size(), ids.size()] float32 on `device`: 0 at the ids (sorted) a list (sorted) holds, -inf elsewhere.
 at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const std::vector<int>*>& lists,
                          const c10::Device& device);

@@ -3,20 +3,15 @@
 #include "data/Batch.h"
 #include "tokenization/SpecialIds.h"
 
-#include <algorithm>
 #include <limits>
 
 namespace nmt {
 
 BatchShortlist forcedShortlist(const Seq2Seq& model, const Shortlist& shortlist, const std::vector<int>& source,
                                const std::vector<int>& target) {
-  auto list = shortlist.targetsFor(source);
   std::vector<int> pieces = target;
   pieces.push_back(SpecialIds::kEos);
-  std::sort(pieces.begin(), pieces.end());
-  pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
-  std::vector<int> merged;
-  std::set_union(list.begin(), list.end(), pieces.begin(), pieces.end(), std::back_inserter(merged));
+  const auto merged = withPieces(shortlist.targetsFor(source), std::move(pieces));
   return batchShortlist(model, shortlist, {&merged});
 }
 
@@ -32,10 +27,9 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
   const auto input = batch.decoderInput();
   auto gold = batch.gold();  // [1, T]: target + </s>
   if (shortlist) {           // its columns in the slice (forcedShortlist's holds every one)
-    const auto& ids = shortlist->slice.ids;
     std::vector<int64_t> columns;
-    for (int id : target) columns.push_back(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
-    columns.push_back(std::lower_bound(ids.begin(), ids.end(), SpecialIds::kEos) - ids.begin());
+    for (int id : target) columns.push_back(shortlist->slice.column(id));
+    columns.push_back(shortlist->slice.column(SpecialIds::kEos));
     gold = at::tensor(columns, at::kLong).unsqueeze(0).to(gold.device());
   }
   std::vector<at::Tensor> goldLogProbs, attention;

@@ -22,12 +22,7 @@ bool StepRules::constrained(int64_t sentence) const {
   return constraints_ && !(*guides_)[static_cast<std::size_t>(sentence)].constraints.empty();
 }
 
-int64_t StepRules::column(int piece) const {
-  if (!slice_) return piece;
-  const auto& ids = slice_->ids;
-  const auto at = std::lower_bound(ids.begin(), ids.end(), piece);
-  return at != ids.end() && *at == piece ? at - ids.begin() : -1;
-}
+int64_t StepRules::column(int piece) const { return slice_ ? slice_->column(piece) : piece; }
 
 int64_t StepRules::limitFor(int64_t sentence, int64_t limit, int64_t extra, int64_t cap) const {
   if (!prefixes_ && !constraints_) return limit;

@@ -14,7 +14,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <iterator>
 #include <optional>
 
 namespace nmt {
@@ -28,15 +27,6 @@ std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo
   std::vector<std::vector<std::size_t>> parts(std::max<std::size_t>(1, std::min(threads, runs)));
   for (std::size_t i = 0; i < todo.size(); ++i) parts[(i / batchSize) % parts.size()].push_back(todo[i]);
   return parts;
-}
-
-// A sorted list with these pieces added.
-std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> pieces) {
-  std::sort(pieces.begin(), pieces.end());
-  std::vector<int> merged;
-  std::set_union(list.begin(), list.end(), pieces.begin(), pieces.end(), std::back_inserter(merged));
-  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-  return merged;
 }
 
 // The pieces a sentence's guide makes it produce: its prefix's and its constraints'.

@@ -2,7 +2,14 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+
 namespace nmt {
+
+int64_t OutputSlice::column(int piece) const {
+  const auto at = std::lower_bound(ids.begin(), ids.end(), piece);
+  return at != ids.end() && *at == piece ? at - ids.begin() : -1;
+}
 
 OutputSlice sliceRows(const std::vector<int>& ids, const at::Tensor& weight, const at::Tensor& bias,
                       const Int8Linear* int8) {

@@ -19,6 +19,8 @@ struct OutputSlice {
   at::Tensor weight;     // the output layer's rows (or the tied embedding's) for those pieces; undefined with int8
   at::Tensor bias;       // undefined when the layer has none, or with int8
   std::shared_ptr<const Int8Linear> int8;  // the same rows in int8 instead, when the decoder's output is quantized
+
+  int64_t column(int piece) const;  // where piece is among ids; -1 where the slice lacks it
 };
 
 // The rows `ids` of an output layer: weight [V, in] (the layer's, or the tied embedding's), bias
