@@ -49,7 +49,7 @@ Glossary::Glossary(std::vector<std::pair<std::string, std::string>> entries, con
 }
 
 Glossary Glossary::read(const std::string& path) {
-  std::vector<std::pair<std::string, std::string>> entries;
+  Glossary glossary;
   const auto lines = readLines(path);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
@@ -61,9 +61,9 @@ Glossary Glossary::read(const std::string& path) {
     const auto where = fmt::format("{}:{}", path, i + 1);
     checkTerm(source, where, "source");
     checkTerm(target, where, "target");
-    entries.emplace_back(std::move(source), std::move(target));
+    glossary.entries_.emplace_back(std::move(source), std::move(target));
   }
-  return Glossary(std::move(entries), path);
+  return glossary;
 }
 
 std::vector<std::string> Glossary::termsFor(const std::string& sentence) const {

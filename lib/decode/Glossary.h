@@ -28,6 +28,8 @@ class Glossary {
   const std::vector<std::pair<std::string, std::string>>& entries() const { return entries_; }
 
  private:
+  Glossary() = default;  // read(): its entries checked as its lines are read
+
   std::vector<std::pair<std::string, std::string>> entries_;
 };
 

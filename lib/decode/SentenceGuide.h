@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nmt {
@@ -12,6 +13,7 @@ struct SentenceGuide {
   std::vector<int> prefix;  // target ids the translation must begin with (none: free from the first piece)
   uint64_t stream = 0;      // its place in the call
   std::vector<std::vector<int>> constraints;  // runs of target ids the translation must hold (beam search)
+  std::vector<std::string> terms;             // the glossary's target terms constraints[k] are the ids of
 };
 
 }  // namespace nmt

@@ -142,8 +142,10 @@ std::vector<SentenceGuide> Translator::guidesFor(const std::vector<std::string>&
     guides[i].stream = i < streams.size() ? streams[i] : i;
     if (i < prefixes.size() && !prefixes[i].empty())
       guides[i].prefix = prefixIds(codec, prefixes[i], options_.decoding.limits, fmt::format("{}:{}", prefixesName, i + 1));
-    if (options_.glossary)
-      for (const auto& term : options_.glossary->termsFor(sentences[i])) guides[i].constraints.push_back(codec.reference(term).ids);
+    if (options_.glossary) {
+      guides[i].terms = options_.glossary->termsFor(sentences[i]);
+      for (const auto& term : guides[i].terms) guides[i].constraints.push_back(codec.reference(term).ids);
+    }
   }
   return guides;
 }
@@ -173,7 +175,7 @@ std::vector<Alternative> Translator::alternatives(const std::string& sentence, c
     a.logProbability = logProbs[k].item<double>();
     out.push_back(std::move(a));
     if (out.back().id == SpecialIds::kEos) continue;  // nothing follows the end
-    guides.push_back({given, guides.size(), {}});
+    guides.push_back({given, guides.size(), {}, {}});
     guides.back().prefix.push_back(out.back().id);
   }
   const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides);
@@ -246,17 +248,15 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
     });
   }
   for (auto& t : out) alignTranslation(t, options_.alignment);
-  if (options_.glossary)
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (out[i].empty() || guides.empty()) continue;
-      const auto& ids = out[i].best().ids;
-      const auto terms = options_.glossary->termsFor(sentences[i]);
-      for (std::size_t k = 0; k < std::min(terms.size(), guides[i].constraints.size()); ++k) {
-        const auto& pieces = guides[i].constraints[k];
-        if (std::search(ids.begin(), ids.end(), pieces.begin(), pieces.end()) == ids.end())
-          out[i].missingTerms.push_back(terms[k]);
-      }
+  for (std::size_t i = 0; i < guides.size(); ++i) {  // the glossary's terms a translation lacks
+    if (out[i].empty()) continue;
+    const auto& ids = out[i].best().ids;
+    for (std::size_t k = 0; k < guides[i].terms.size(); ++k) {
+      const auto& pieces = guides[i].constraints[k];
+      if (std::search(ids.begin(), ids.end(), pieces.begin(), pieces.end()) == ids.end())
+        out[i].missingTerms.push_back(guides[i].terms[k]);
     }
+  }
   call.finish();
   return out;
 }

@@ -44,7 +44,7 @@ Batch batchOf(const std::vector<EncodedPair>& pairs) {
 
 std::vector<SentenceGuide> withPrefixes(const std::vector<std::vector<int>>& prefixes) {
   std::vector<SentenceGuide> guides(prefixes.size());
-  for (std::size_t i = 0; i < prefixes.size(); ++i) guides[i] = {prefixes[i], i, {}};
+  for (std::size_t i = 0; i < prefixes.size(); ++i) guides[i] = {prefixes[i], i, {}, {}};
   return guides;
 }
 
