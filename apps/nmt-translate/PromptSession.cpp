@@ -70,9 +70,7 @@ void Session::translate(const std::string& sentence, const std::string& prefix, 
   checkInputLine(checked, "<stdin>", n);
   checkInputLine(checkedPrefix, "<stdin>", n);
   const auto t = prefix.empty() ? translator_.translate({sentence}) : translator_.translate({sentence}, {prefix}, "prefix");
-  if (t[0].truncated)
-    fmt::print(stderr, "nmt-translate: warning: <stdin>:{}: {} pieces, truncated to the model's maximum of {}\n", n,
-               t[0].inputPieces, maxInput_);
+  warnAbout("<stdin>", n, t[0], maxInput_);
   out_.write(t[0], n);
   sentence_ = sentence;
   translation_ = t[0].empty() ? "" : t[0].best().text;

@@ -16,7 +16,7 @@ namespace nmt::app {
 //                  begins there and the translation that follows
 //   :pick I        take alternative I's translation as the current one
 //   :attn          show or hide attention heatmaps;  :help;  :quit (or Ctrl-D)
-// maxInput: the model's most source pieces (for the truncation warning).
+// maxInput: the model's most source pieces (for the truncation warning: warnAbout).
 void runPrompt(Translator& translator, TranslationOutput& out, std::size_t maxInput);
 
 // What a prompt line asks for.

@@ -32,4 +32,13 @@ void TranslationOutput::writeAlternatives(const std::vector<Alternative>& altern
   }
 }
 
+void warnAbout(const std::string& name, std::size_t line, const Translation& t, std::size_t maxInput) {
+  if (t.truncated)
+    fmt::print(stderr, "nmt-translate: warning: {}:{}: {} pieces, truncated to the model's maximum of {}\n", name,
+               line, t.inputPieces, maxInput);
+  for (const auto& term : t.missingTerms)
+    fmt::print(stderr, "nmt-translate: warning: {}:{}: the glossary's '{}' is not in the translation (the length limit "
+               "came first)\n", name, line, term);
+}
+
 }  // namespace nmt::app

@@ -26,4 +26,8 @@ struct TranslationOutput {
   void writeAlternatives(const std::vector<Alternative>& alternatives, std::size_t line);
 };
 
+// A translated line's warnings on stderr, naming it (NAME:LINE): its input cut to the model's maximum
+// (maxInput pieces), and each glossary term its translation lacks.
+void warnAbout(const std::string& name, std::size_t line, const Translation& t, std::size_t maxInput);
+
 }  // namespace nmt::app

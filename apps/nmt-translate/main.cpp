@@ -23,15 +23,6 @@ using namespace nmt;
 
 namespace {
 
-void warnTruncated(const std::string& name, std::size_t line, const Translation& t, std::size_t max) {
-  if (t.truncated)
-    fmt::print(stderr, "nmt-translate: warning: {}:{}: {} pieces, truncated to the model's maximum of {}\n", name,
-               line, t.inputPieces, max);
-  for (const auto& term : t.missingTerms)
-    fmt::print(stderr, "nmt-translate: warning: {}:{}: the glossary's '{}' is not in the translation (the length limit "
-               "came first)\n", name, line, term);
-}
-
 // What to do with each line: translate it (after its prefix, when given), or list its alternatives.
 struct LineWork {
   std::vector<std::string> prefixes;  // --prefixes' lines; none: no prefixes
@@ -62,7 +53,7 @@ void translateLines(Translator& translator, app::TranslationOutput& o, const Lin
   }
   const auto translations = translator.translate(lines, prefixes, work.prefixesName);
   for (std::size_t i = 0; i < translations.size(); ++i) {
-    warnTruncated(name, first + i, translations[i], max);
+    app::warnAbout(name, first + i, translations[i], max);
     o.write(translations[i], first + i);
   }
 }
