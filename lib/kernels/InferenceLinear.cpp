@@ -41,6 +41,17 @@ bool splits(int64_t M, int64_t out, int64_t in) {
   return splittingProducts() && M > 0 && M <= kFewRows && out >= 64 && out * in >= kSplitFrom;
 }
 
+// y [M, out] (beta 1: adds to it) += a [M, in] w^T with w's rows in two halves, each packed once, the
+// second half on the helper thread (runInTwo); false (y untouched) where the halves cannot be packed.
+bool multipliedInTwo(int64_t M, const float* a, int64_t lda, const at::Tensor& w, float beta, float* y) {
+  const int64_t out = w.size(0), half = (out / 2 + 15) / 16 * 16;
+  const auto first = packedWeight(w.narrow(0, 0, half)), second = packedWeight(w.narrow(0, half, out - half));
+  if (!first.bytes || !second.bytes) return false;
+  runInTwo([&] { onednn::sgemm(M, a, lda, first, beta, y, out); },
+           [&] { onednn::sgemm(M, a, lda, second, beta, y + half, out); });
+  return true;
+}
+
 // x W^T + b, relu(...) when asked.
 at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, bool relu) {
   if (!oneDnnCan(x, weight, bias)) return relu ? at::relu(at::linear(x, weight, bias)) : at::linear(x, weight, bias);
@@ -64,28 +75,19 @@ at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at
     for (int64_t m = 0; m < M; ++m) std::memcpy(yp + m * out, b, static_cast<std::size_t>(out) * sizeof(float));
   }
   const int threads = matrixThreads();
+  const float* a = rows.data_ptr<float>();
+  const int64_t ld = std::max<int64_t>(1, lda);
   const float beta = bias.defined() ? 1.0f : 0.0f;
-  if (threads <= 1 && splits(M, out, in) && w.is_same(weight)) {  // two halves of the weight's rows, each packed
-    const int64_t half = (out / 2 + 15) / 16 * 16;
-    const auto first = packedWeight(w.narrow(0, 0, half)), second = packedWeight(w.narrow(0, half, out - half));
-    if (first.bytes && second.bytes) {
-      const float* a = rows.data_ptr<float>();
-      const int64_t ld = std::max<int64_t>(1, lda);
-      runInTwo([&] { onednn::sgemm(M, a, ld, first, beta, yp, out); },
-               [&] { onednn::sgemm(M, a, ld, second, beta, yp + half, out); });
-      if (relu)
-        for (int64_t i = 0, n = M * out; i < n; ++i) yp[i] = yp[i] < 0.0f ? 0.0f : yp[i];
-      return y;
-    }
+  const bool inTwo = threads <= 1 && splits(M, out, in) && w.is_same(weight) && multipliedInTwo(M, a, ld, w, beta, yp);
+  if (!inTwo) {
+    // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
+    const auto packed = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight) ? packedWeight(w)
+                                                                                        : onednn::PackedMatrix{};
+    if (packed.bytes)
+      onednn::sgemm(M, a, ld, packed, beta, yp);
+    else if (M > 0 && out > 0)
+      onednn::sgemm(M, out, in, a, ld, w.data_ptr<float>(), std::max<int64_t>(1, w.stride(0)), beta, yp, threads);
   }
-  // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
-  const auto packed = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight) ? packedWeight(w)
-                                                                                      : onednn::PackedMatrix{};
-  if (packed.bytes)
-    onednn::sgemm(M, rows.data_ptr<float>(), std::max<int64_t>(1, lda), packed, bias.defined() ? 1.0f : 0.0f, yp);
-  else if (M > 0 && out > 0)
-    onednn::sgemm(M, out, in, rows.data_ptr<float>(), std::max<int64_t>(1, lda), w.data_ptr<float>(),
-                  std::max<int64_t>(1, w.stride(0)), bias.defined() ? 1.0f : 0.0f, yp, threads);
   if (relu)  // as at::relu: below 0 becomes 0; -0 and NaN stay
     for (int64_t i = 0, n = M * out; i < n; ++i) yp[i] = yp[i] < 0.0f ? 0.0f : yp[i];
   return y;
