@@ -95,7 +95,7 @@ void declareServeOptions(OptionTable& table, ServeSettings& s) {
   table.add("decoders", s.decoders,
             "threads stepping running batches of greedy requests, per model, beside one that encodes; "
             "--threads are shared among them "
-            "(0: one per CPU thread but one on a CPU, 1 on a GPU)");
+            "(0: one per CPU thread on a CPU, 1 on a GPU)");
   table.add("batch-wait-ms", s.batchWaitMs, "how long a sentence waits for others to share its batch (milliseconds)");
   table.add("max-batch-sentences", s.batching.maxBatchSentences, "sentences decoded together at most (1 to 1024)");
   table.add("max-request-bytes", s.limits.maxRequestBytes, "largest request body accepted (413 above)");
@@ -141,17 +141,17 @@ std::vector<LoadedModel> loadModels(const ServeSettings& s, const Runtime& runti
   return loaded;
 }
 
-// The decoder threads per model (settings.decoders, or one per CPU thread but one on a CPU), and
-// OpenBLAS's threads shared among them: "threads ..., 1 reader and N decoder threads".
+// The decoder threads per model (settings.decoders, or one per CPU thread on a CPU), and OpenBLAS's
+// threads shared among them: "threads ..., 1 reader and N decoder threads". The reader shares the
+// cores: encoding a group costs little beside the steps (docs/performance.md, "Serving").
 std::string configureDecoding(ServeSettings& s, const Runtime& runtime, const std::vector<LoadedModel>& loaded,
                               int cpuThreads) {
   const bool anyRunningBatch = std::any_of(loaded.begin(), loaded.end(), [](const LoadedModel& m) {
     return BatchingTranslator::runsRunningBatches(m.model);  // greedy requests go to decoder threads
   });
-  // On a CPU: a reader thread that encodes and decoder threads that step, one BLAS thread each
-  s.batching.decoders =
-      static_cast<std::size_t>(s.decoders > 0 ? s.decoders : runtime.device.is_cuda() ? 1 : std::max(1, cpuThreads - 1));
-  const int decodingThreads = anyRunningBatch ? static_cast<int>(s.batching.decoders) + 1 : 1;
+  // On a CPU: a decoder thread per core that steps, one BLAS thread each, and a reader that encodes
+  s.batching.decoders = static_cast<std::size_t>(s.decoders > 0 ? s.decoders : runtime.device.is_cuda() ? 1 : cpuThreads);
+  const int decodingThreads = anyRunningBatch ? static_cast<int>(s.batching.decoders) : 1;
   return configureThreads(std::max(1, cpuThreads / decodingThreads)) +
          (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", s.batching.decoders,
                                         s.batching.decoders == 1 ? "" : "s")

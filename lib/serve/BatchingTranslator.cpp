@@ -158,16 +158,22 @@ BatchingTranslator::DecoderThread* BatchingTranslator::leastBusyDecoder() const 
   return least;
 }
 
+bool BatchingTranslator::idleDecoder() const {
+  return std::any_of(decoders_.begin(), decoders_.end(), [](const auto& d) { return d->rows == 0; });
+}
+
 void BatchingTranslator::read() {
   const AutocastScope autocast(model_.device, model_.precision);  // autocast is per thread
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping, nothing left
-    // wait for company until the oldest sentence has waited batchWait, unless a batch is full
-    wake_.wait_until(lock, queue_.front().arrival + options_.batchWait,
-                     [&] { return batchReady(options_.maxBatchSentences); });
+    // wait for company until the oldest sentence has waited batchWait, unless a batch is full or a
+    // decoder has nothing to step: a lone sentence goes at once, and under load sentences gather
     const bool running = inRunningBatch(*queue_.front().job);
+    wake_.wait_until(lock, queue_.front().arrival + options_.batchWait, [&] {
+      return batchReady(options_.maxBatchSentences) || (running && idleDecoder());
+    });
     // encode ahead of the decoders by at most a batch each
     if (running)
       wake_.wait(lock, [&] { return stopping_ || leastBusyDecoder()->rows < 2 * options_.maxBatchSentences; });

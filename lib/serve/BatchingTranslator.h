@@ -30,8 +30,8 @@ struct BatchingTranslatorOptions {
 
 // Gathers the sentences of many concurrent requests into batches for one model; callers get a
 // future. A reader thread takes batches from the queue: a sentence waits at most batchWait for
-// others to arrive (none when maxBatchSentences are already waiting), so a lone request costs
-// about one sentence's time and a busy server makes full batches.
+// others to arrive (none when maxBatchSentences are already waiting, or, for a running batch, when a
+// decoder is idle), so a lone request costs about one sentence's time and a busy server makes full batches.
 // Greedy requests to a model whose decoder takes newcomers: the reader encodes each batch and hands
 // it to one of `decoders` threads, each stepping a RunningBatch of maxBatchSentences rows: a
 // sentence joins at the next step with a free row and is answered
@@ -105,6 +105,7 @@ class BatchingTranslator {
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
   DecoderThread* leastBusyDecoder() const;  // null without decoders (caller holds the lock)
+  bool idleDecoder() const;  // whether a decoder has no rows, running or on their way (caller holds the lock)
   void decode(const std::vector<Pending>& batch);  // start to end
   // Reads and encodes greedy sentences, then hands them to the least busy decoder.
   void encodeForDecoders(std::vector<Pending> batch);

@@ -40,11 +40,13 @@ struct AloneReference {
 TEST_CASE("sentences of concurrent requests share one batch and get what the Translator gives each alone") {
   const auto sentences = test::sampleSentences(6, 4);
   AloneReference reference;
-  auto& translator = reference.translator;
+  auto options = AloneReference::options();
+  options.decoding.beamSize = 2;  // whole batches: a lone greedy sentence would go at once to the idle decoder
+  Translator translator(reference.model, options);
 
   BatchingTranslator queue(test::smallTranslationModel(), queueOptions(300ms, 32));
   std::vector<std::future<std::vector<ServedTranslation>>> answers;
-  for (const auto& s : sentences) answers.push_back(queue.submit({s}, {}));
+  for (const auto& s : sentences) answers.push_back(queue.submit({s}, test::searchOptions(2, 1, 1.0, false)));
   for (std::size_t i = 0; i < sentences.size(); ++i) {
     const auto got = answers[i].get();
     const auto want = translator.translate({sentences[i]});
@@ -64,13 +66,14 @@ TEST_CASE("sentences of concurrent requests share one batch and get what the Tra
 }
 
 TEST_CASE("a lone sentence waits batchWait for company; a full batch goes at once") {
+  const auto beam = test::searchOptions(2, 1, 1.0, false);  // whole batches (greedy ones: the next case)
   BatchingTranslator slow(test::smallTranslationModel(), queueOptions(250ms, 32));
   const auto start = std::chrono::steady_clock::now();
-  CHECK(slow.submit({"ein Satz"}, {}).get().size() == 1);
+  CHECK(slow.submit({"ein Satz"}, beam).get().size() == 1);
   CHECK(std::chrono::steady_clock::now() - start >= 250ms);
 
   BatchingTranslator full(test::smallTranslationModel(), queueOptions(60s, 3));
-  auto answer = full.submit({"eins", "zwei", "drei", "vier"}, {});
+  auto answer = full.submit({"eins", "zwei", "drei", "vier"}, beam);
   // three fill a batch at once; the fourth would wait a minute for company, so only check the first batch went
   CHECK(full.waitForBatches(1, 10s));
   CHECK(full.counters().batches == 1);
@@ -164,6 +167,27 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
 }
 
 }  // namespace
+
+TEST_CASE("a lone greedy sentence goes at once to an idle decoder; while every decoder is busy, sentences gather") {
+  REQUIRE(BatchingTranslator::runsRunningBatches(test::smallTranslationModel()));
+  BatchingTranslator idle(test::smallTranslationModel(), queueOptions(60s, 32));
+  auto lone = idle.submit({"ein Satz"}, {});
+  CHECK(lone.wait_for(20s) == std::future_status::ready);  // not a minute's wait for company
+  CHECK(lone.get().size() == 1);
+
+  auto options = queueOptions(300ms, 32);
+  options.decoding.limits = {30.0, 0, 100000};
+  BatchingTranslator busy(endlessModel(), options);
+  auto running = busy.submit({kLongSentence}, {});  // hundreds of steps: the one decoder stays busy
+  REQUIRE(busy.waitForBatches(1, 10s));
+  std::vector<std::future<std::vector<ServedTranslation>>> gathered;
+  for (const char* s : {"Hund", "Katze", "Maus"}) gathered.push_back(busy.submit({s}, {}));
+  for (auto& g : gathered) CHECK(g.get().size() == 1);
+  CHECK(running.get().size() == 1);
+  const auto c = busy.counters();
+  CHECK(c.batches == 2);
+  CHECK(c.largestBatch == 3);
+}
 
 TEST_CASE("a greedy newcomer joins the running batch's free row and is answered when it ends") {
   const auto o = longThenShort(2);  // one free row: the short sentence takes it
