@@ -19,10 +19,12 @@
 namespace nmt {
 namespace {
 
-// Runs of batchSize (in todo's order) dealt to at most `threads` parts in turn; one part when
-// there is only one run.
+// Runs of batchSize (in todo's order) dealt to at most `threads` parts in turn, so that the batches are
+// those of one at a time; but fewer sentences than a batch a thread are shared evenly, a run a thread:
+// two half batches at once beat one batch on both cores (docs/performance.md, "Several batches at once").
 std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo, std::size_t batchSize,
                                             std::size_t threads) {
+  if (threads > 1 && todo.size() <= batchSize * threads) batchSize = std::max<std::size_t>(1, (todo.size() + threads - 1) / threads);
   const std::size_t runs = (todo.size() + batchSize - 1) / batchSize;
   std::vector<std::vector<std::size_t>> parts(std::max<std::size_t>(1, std::min(threads, runs)));
   for (std::size_t i = 0; i < todo.size(); ++i) parts[(i / batchSize) % parts.size()].push_back(todo[i]);

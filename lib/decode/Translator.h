@@ -30,8 +30,9 @@ struct TranslatorOptions {
   std::size_t batchSize = 64;
   // batches decoded at once on a CPU, each on a thread of its own with single-threaded matrix
   // products (SingleThreadedBlas): the sorted sentences' runs of batchSize go to the threads in
-  // turn (run k to thread k mod parallelBatches), so the batches are those of one at a time.
-  // Used when a call brings more than one batch; 1: one at a time, matrix work on all threads;
+  // turn (run k to thread k mod parallelBatches), so the batches are those of one at a time; a call
+  // of fewer sentences than batchSize a thread gets a run a thread of equal sizes instead.
+  // Used when a call brings more than one sentence; 1: one at a time, matrix work on all threads;
   // 0: as many as OpenBLAS has threads on a CPU, 1 elsewhere.
   // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
   std::size_t parallelBatches = 0;

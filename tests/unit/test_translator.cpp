@@ -30,8 +30,9 @@ std::vector<Translation> translateWith(TranslationModel& model, const std::vecto
   auto out = translator.translate(sentences);
   const auto lines = static_cast<std::size_t>(
       std::count_if(sentences.begin(), sentences.end(), [](const std::string& s) { return !s.empty(); }));
-  const std::size_t runs = (lines + batchSize - 1) / batchSize;
-  CHECK(translator.mostBatchesAtOnce() == std::min(parallelBatches, runs));
+  // runs of batchSize to the threads in turn, or, when there are fewer than a batch a thread, a run a thread
+  CHECK(translator.mostBatchesAtOnce() == std::min(parallelBatches, lines));
+  if (lines > batchSize * parallelBatches) CHECK(translator.mostBatchesAtOnce() == parallelBatches);
   return out;
 }
 
@@ -84,6 +85,22 @@ TEST_CASE("parallel batches give what one batch at a time gives, in input order:
     const auto alone = translateWith(model, sentences, 1, 1, 1);
     CHECK(alone[4].empty());
     checkSame(translateWith(model, sentences, 1, 1, 3), alone, relative);
+  }
+}
+
+TEST_CASE("fewer sentences than a batch a thread are shared evenly among the threads, each translated as alone") {
+  auto sentences = test::sampleSentences(11, 3);
+  sentences[4] = "";
+  for (const std::string architecture : {"rnn", "transformer"}) {
+    CAPTURE(architecture);
+    auto model = test::smallTranslationModel(0, architecture);
+    for (const int64_t beam : {1, 3}) {
+      CAPTURE(beam);
+      const auto oneBatch = translateWith(model, sentences, beam, 64, 1);  // one batch of all ten
+      // ten sentences at 2, 4 and 16 threads: 2, 4 and 10 batches of their own, other company: the same
+      // pieces, scores a last bit apart
+      for (const std::size_t threads : {2, 4, 16}) checkSame(translateWith(model, sentences, beam, 64, threads), oneBatch, 1e-5);
+    }
   }
 }
 
