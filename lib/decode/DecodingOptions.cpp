@@ -37,6 +37,9 @@ void checkDecodingOptions(const DecodingOptions& options) {
   if (sampling.on() && options.beamSize > 1)
     throw OptionError(fmt::format("sampling draws one translation a sentence: `sampling-topk` {} needs `beam` 1, not {}",
                                   sampling.topk, options.beamSize));
+  if (options.stepsBetweenChecks < 0 || options.stepsBetweenChecks > kMaxNgram)
+    throw OptionError(fmt::format("`steps-between-checks` must be between 0 (automatic) and {}, not {}", kMaxNgram,
+                                  options.stepsBetweenChecks));
   if (options.noRepeatNgram < 0 || options.noRepeatNgram > kMaxNgram)
     throw OptionError(fmt::format("`no-repeat-ngram` must be between 0 (off) and {}, not {}", kMaxNgram,
                                   options.noRepeatNgram));

@@ -32,7 +32,14 @@ struct DecodingOptions {
                                // normaliser and leaves Hypothesis::score NaN; beam search needs them anyway)
   Sampling sampling;           // off by default
   int64_t noRepeatNgram = 0;   // > 0: no hypothesis repeats an n-gram of this many pieces (its prefix's aside)
+  // Greedy search in sorted batches: steps between its looks at which rows ended (each a wait for the
+  // device on a GPU); rows that end meanwhile run on masked. 0: every step on a CPU (a look costs
+  // nothing there, an ended row's step would), every kGpuStepsBetweenChecks elsewhere. Guided and
+  // sampled rows are looked at every step. The same pieces either way (to float rounding).
+  int64_t stepsBetweenChecks = 0;
 };
+
+constexpr int64_t kGpuStepsBetweenChecks = 8;
 
 // Bounds on what a request may ask for, so that no value (a typo, a hostile client) takes a
 // machine's memory: the beam (each sentence's rows), the length penalty and the length ratio.

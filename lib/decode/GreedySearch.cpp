@@ -51,6 +51,11 @@ GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Te
 
 }  // namespace
 
+int64_t stepsBetweenChecks(const DecodingOptions& options, c10::Device device) {
+  if (options.stepsBetweenChecks > 0) return options.stepsBetweenChecks;
+  return device.is_cpu() ? 1 : kGpuStepsBetweenChecks;
+}
+
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
                                      bool keepAttention, const BatchShortlist* shortlist, bool scored) {
   DecodingOptions options;
@@ -98,6 +103,8 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
     guidedRows.histories.resize(static_cast<std::size_t>(rows));
     for (int64_t r = 0; r < rows; ++r) guidedRows.alive.push_back(r);
   }
+  const int64_t checkEvery = guided ? 1 : stepsBetweenChecks(options, device);
+  at::Tensor ended;  // [alive] rows that ended since the last look, running on masked (checkEvery > 1)
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());
     auto [best, next] = guided ? guidedStep(step.logits, slice, rowMasks, guidedRows, t)
@@ -108,12 +115,24 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
       for (std::size_t i = 0; i < guidedRows.alive.size(); ++i)
         guidedRows.histories[static_cast<std::size_t>(guidedRows.alive[i])].push_back(static_cast<int>(id[i]));
     }
+    if (ended.defined()) {  // an ended row adds nothing more: <pad> pieces, no score
+      next = next.masked_fill(ended, SpecialIds::kPad);
+      if (scored) best = best.masked_fill(ended, 0);
+    }
     if (scored) scores.index_add_(0, alive, best.to(torch::kFloat64));
     tokens.push_back(torch::full({rows}, SpecialIds::kPad, longOptions).index_copy_(0, alive, next));
     if (keepAttention)
       attention.push_back(torch::zeros({rows, step.attention.size(1)}, step.attention.options())
                               .index_copy_(0, alive, step.attention));
-    const auto going = next.ne(SpecialIds::kEos) & aliveLimits.gt(t + 1);
+    auto going = next.ne(SpecialIds::kEos) & aliveLimits.gt(t + 1);
+    if (ended.defined()) going = going & ended.logical_not();
+    if ((t + 1) % checkEvery != 0 && t + 1 < longest) {  // no look at this step: the device runs on
+      ended = going.logical_not();
+      state = step.state;
+      previous = next;
+      continue;
+    }
+    ended = at::Tensor();
     const auto stillAlive = going.sum().item<int64_t>();
     if (stillAlive == 0) break;
     state = step.state;

@@ -555,6 +555,48 @@ TEST_CASE("greedy search over a batch finds what it finds for each sentence alon
   }
 }
 
+TEST_CASE("greedy search that looks at its ended rows every few steps gives what looking every step gives") {
+  auto model = copyModel(eachArchitecture());
+  c10::InferenceMode inference;
+  auto pairs = sources();
+  pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});  // decodes on after the others end
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
+  DecodingOptions every;
+  every.keepAttention = true;
+  CHECK(stepsBetweenChecks(every, c10::Device(c10::kCPU)) == 1);
+  CHECK(stepsBetweenChecks(every, c10::Device(c10::kCUDA, 0)) == kGpuStepsBetweenChecks);
+  const auto want = greedySearch(model, batch, every, nullptr, nullptr);
+  std::set<std::size_t> lengths;
+  for (const auto& h : want) lengths.insert(h.ids.size() + h.finished);
+  REQUIRE(lengths.size() >= 3);  // rows end at different steps, between the looks below
+  for (const int64_t period : {2, 3, 8, 1000}) {
+    CAPTURE(period);
+    DecodingOptions options = every;
+    options.stepsBetweenChecks = period;
+    CHECK(stepsBetweenChecks(options, c10::Device(c10::kCPU)) == period);
+    for (const bool scored : {true, false}) {
+      options.scores = scored;
+      const auto got = greedySearch(model, batch, options, nullptr, nullptr);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t r = 0; r < got.size(); ++r) {
+        CAPTURE(r);
+        CHECK(got[r].ids == want[r].ids);  // no piece after </s> or the limit
+        CHECK(got[r].finished == want[r].finished);
+        if (scored)
+          CHECK(got[r].score == doctest::Approx(want[r].score).epsilon(1e-5));  // no score after the end either
+        else
+          CHECK(std::isnan(got[r].score));
+        REQUIRE(got[r].attention.sizes() == want[r].attention.sizes());
+        CHECK(torch::allclose(got[r].attention, want[r].attention, 1e-5, 1e-5));
+      }
+    }
+  }
+  DecodingOptions bad;
+  bad.stepsBetweenChecks = -1;
+  CHECK(test::errorOf([&] { checkDecodingOptions(bad); }) ==
+        "steps-between-checks must be between 0 (automatic) and 256, not -1");
+}
+
 namespace {
 
 // Runs `search` until every tag in `expected` has ended; `adds` maps a step number to the
