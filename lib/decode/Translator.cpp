@@ -14,21 +14,31 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 
 namespace nmt {
 namespace {
 
-// Runs of batchSize (in todo's order) dealt to at most `threads` parts in turn, so that the batches are
-// those of one at a time; but fewer sentences than a batch a thread are shared evenly, a run a thread:
-// two half batches at once beat one batch on both cores (docs/performance.md, "Several batches at once").
-std::vector<std::vector<std::size_t>> split(const std::vector<std::size_t>& todo, std::size_t batchSize,
-                                            std::size_t threads) {
-  if (threads > 1 && todo.size() <= batchSize * threads) batchSize = std::max<std::size_t>(1, (todo.size() + threads - 1) / threads);
-  const std::size_t runs = (todo.size() + batchSize - 1) / batchSize;
-  std::vector<std::vector<std::size_t>> parts(std::max<std::size_t>(1, std::min(threads, runs)));
-  for (std::size_t i = 0; i < todo.size(); ++i) parts[(i / batchSize) % parts.size()].push_back(todo[i]);
-  return parts;
+// todo's runs of batchSize, in order; but fewer sentences than a batch a thread are cut into a run a
+// thread of equal sizes: two half batches at once beat one batch on both cores (docs/performance.md,
+// "Several batches at once").
+std::vector<std::vector<std::size_t>> runsOf(const std::vector<std::size_t>& todo, std::size_t batchSize,
+                                             std::size_t threads) {
+  if (threads > 1 && todo.size() <= batchSize * threads)
+    batchSize = std::max<std::size_t>(1, (todo.size() + threads - 1) / threads);
+  std::vector<std::vector<std::size_t>> runs;
+  for (std::size_t start = 0; start < todo.size(); start += batchSize)
+    runs.emplace_back(todo.begin() + static_cast<std::ptrdiff_t>(start),
+                      todo.begin() + static_cast<std::ptrdiff_t>(std::min(todo.size(), start + batchSize)));
+  return runs;
+}
+
+// The search a Translator's model and options ask for (guides: none, or one a sentence).
+SearchStrategy searchFor(const TranslatorOptions& options, TranslationModel& model,
+                         const std::vector<SentenceGuide>& guides) {
+  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
+  return chooseSearch(options.decoding, model.model->decoder(), /*sentencesAhead=*/true, prefixes);
 }
 
 // The pieces a sentence's guide makes it produce: its prefix's and its constraints'.
@@ -225,11 +235,12 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return sources[a].size() > sources[b].size(); });
-  const auto parts = split(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
-  mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, parts.size());
+  const auto runs = runsOf(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
+  const std::size_t atOnce = std::min(options_.parallelBatches, std::max<std::size_t>(1, runs.size()));
+  mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, atOnce);
   LongCall call(options_.interrupted, options_.progress);
   call.advance(sentences.size() - todo.size());  // empty lines: translated as they were read
-  if (parts.size() == 1) {
+  if (atOnce == 1) {
     // a few rows (a sentence at a time): products on one thread, packed, are faster than on several
     const auto rows = todo.size() * static_cast<std::size_t>(std::max<int64_t>(1, options_.decoding.beamSize));
     std::optional<SingleThreadedBlas> oneThread;
@@ -240,12 +251,22 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
     }
     decode(todo, sources, guides, out, call);
   } else {
+    // A running batch takes a thread's runs one after another (dealt in turn: run k to thread k mod
+    // atOnce), so that it stays full. Batches decoded start to end are the runs themselves, as one at a
+    // time decodes them; each goes to the next free thread, longest first, so that the threads end together.
+    const bool running = searchFor(options_, model_, guides) == SearchStrategy::kGreedyRunningBatch;
+    std::vector<std::vector<std::size_t>> dealt(running ? atOnce : 0);
+    for (std::size_t k = 0; running && k < runs.size(); ++k)
+      dealt[k % atOnce].insert(dealt[k % atOnce].end(), runs[k].begin(), runs[k].end());
+    std::atomic<std::size_t> nextRun{0};
     const SingleThreadedBlas oneThreadEach;
     call.whileAsking([&] {
-      parallelFor(parts.size(), static_cast<unsigned>(parts.size()), [&](std::size_t part, unsigned) {
+      parallelFor(atOnce, static_cast<unsigned>(atOnce), [&](std::size_t thread, unsigned) {
         c10::InferenceMode threadInference;
         const AutocastScope threadAutocast(model_.device, model_.precision);
-        decode(parts[part], sources, guides, out, call);  // each writes only its own sentences' Translations
+        // each writes only its own sentences' Translations
+        if (running) return decode(dealt[thread], sources, guides, out, call);
+        for (std::size_t k; (k = nextRun.fetch_add(1)) < runs.size();) decode(runs[k], sources, guides, out, call);
       });
     });
   }
@@ -265,8 +286,7 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
 
 void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
                         const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call) {
-  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
-  switch (chooseSearch(options_.decoding, model_.model->decoder(), /*sentencesAhead=*/true, prefixes)) {
+  switch (searchFor(options_, model_, guides)) {
     case SearchStrategy::kGreedyRunningBatch:
       return translateGreedyContinuously(todo, out, call);
     case SearchStrategy::kGreedyBatches:

@@ -29,9 +29,10 @@ struct TranslatorOptions {
   // keeps one batch of this many rows running, refilled as sentences end
   std::size_t batchSize = 64;
   // batches decoded at once on a CPU, each on a thread of its own with single-threaded matrix
-  // products (SingleThreadedBlas): the sorted sentences' runs of batchSize go to the threads in
-  // turn (run k to thread k mod parallelBatches), so the batches are those of one at a time; a call
-  // of fewer sentences than batchSize a thread gets a run a thread of equal sizes instead.
+  // products (SingleThreadedBlas): the sorted sentences' runs of batchSize go to the threads, so the
+  // batches are those of one at a time (each to the next free thread; a running batch's in turn, run k
+  // to thread k mod parallelBatches); a call of fewer sentences than batchSize a thread gets a run a
+  // thread of equal sizes instead.
   // Used when a call brings more than one sentence; 1: one at a time, matrix work on all threads;
   // 0: as many as OpenBLAS has threads on a CPU, 1 elsewhere.
   // Sets OpenBLAS's process-wide thread count while it runs: not for several Translators at once.
