@@ -37,7 +37,7 @@ bool oneDnnCan(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& 
 // Whether a product is split in two (SplitProducts): few rows, and enough weight that each half's time
 // is well above handing one to the helper thread (the output layer, a Transformer's feed-forward).
 bool splits(int64_t M, int64_t out, int64_t in) {
-  constexpr int64_t kFewRows = 16, kSplitFrom = 1 << 18;  // weights of 256K floats (1 MB) and more
+  constexpr int64_t kFewRows = 16, kSplitFrom = 1 << 16;  // weights of 64K floats (256 KB) and more
   return splittingProducts() && M > 0 && M <= kFewRows && out >= 64 && out * in >= kSplitFrom;
 }
 
