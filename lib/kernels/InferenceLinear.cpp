@@ -34,11 +34,12 @@ bool oneDnnCan(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& 
          (!bias.defined() || (fp32Cpu(bias) && bias.dim() == 1 && bias.size(0) == weight.size(0)));
 }
 
-// Whether a product is split in two (SplitProducts): few rows, and enough weight that each half's time
-// is well above handing one to the helper thread (the output layer, a Transformer's feed-forward).
+// Whether a product is split in two (SplitProducts): a lone sentence's rows (its decoder steps, and its
+// encoder's source positions, a row each), and enough weight that each half's time is well above handing
+// one to the helper thread (every product of the full preset, 256 x 256 and up).
 bool splits(int64_t M, int64_t out, int64_t in) {
-  constexpr int64_t kFewRows = 16, kSplitFrom = 1 << 16;  // weights of 64K floats (256 KB) and more
-  return splittingProducts() && M > 0 && M <= kFewRows && out >= 64 && out * in >= kSplitFrom;
+  constexpr int64_t kRowsAtMost = 256, kSplitFrom = 1 << 16;  // weights of 64K floats (256 KB) and more
+  return splittingProducts() && M > 0 && M <= kRowsAtMost && out >= 64 && out * in >= kSplitFrom;
 }
 
 // y [M, out] (beta 1: adds to it) += a [M, in] w^T with w's rows in two halves, each packed once, the
