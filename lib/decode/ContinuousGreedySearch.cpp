@@ -12,13 +12,14 @@
 
 namespace nmt {
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity,
-                                               const Shortlist* shortlist, bool scores)
+                                               const Shortlist* shortlist, bool scores, int64_t stepsBetweenLooks)
     : model_(model),
       limits_(limits),
       device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
       shortlist_(shortlist),
-      scores_(scores) {
+      scores_(scores),
+      stepsBetweenLooks_(stepsBetweenLooks > 0 ? stepsBetweenLooks : device_.is_cpu() ? 1 : kGpuStepsBetweenChecks) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");
@@ -151,49 +152,64 @@ void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group 
 }
 
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
-  // room at the start, or after rows ended with nobody waiting
-  if (rows_.size() + joinAtOnce() <= capacity_ && !waiting_.empty()) append(takeWaiting(capacity_ - rows_.size()));
+  // room at the start, or after rows ended with nobody waiting; rows join only at a look
+  if (unseen_.empty() && rows_.size() + joinAtOnce() <= capacity_ && !waiting_.empty())
+    append(takeWaiting(capacity_ - rows_.size()));
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_.slice : nullptr;
   auto step = model_->decodeStep(previous_, state_, memory_, slice);
   auto [best, next] = greedyStep(step.logits, slice, shortlist_ ? slice_.ownPieces : at::Tensor(), scores_);
-  // one transfer to the host: each row's token and log-probability (then attention, if kept)
-  const auto host =
-      (scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)}) : next.to(torch::kFloat64).unsqueeze(0))
-          .cpu();
-  const auto h = host.accessor<double, 2>();
-  at::Tensor weights;
-  if (keepingAttention_ > 0) weights = step.attention.to(torch::kCPU, torch::kFloat32).contiguous();
-  const int64_t width = weights.defined() ? weights.size(1) : 0;
+  // each row's token and log-probability, kept on the device until a look
+  unseen_.push_back(scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)})
+                            : next.to(torch::kFloat64).unsqueeze(0));
+  if (keepingAttention_ > 0) unseenAttention_.push_back(step.attention);
+  state_ = step.state;
+  previous_ = next;  // a row that has ended runs on until the look, which drops what it made since
+  if (static_cast<int64_t>(unseen_.size()) < stepsBetweenLooks_) return ended;
+
+  // a look: one transfer to the host of the steps since the last (then their attention, if kept)
+  const auto stacked = [](const std::vector<at::Tensor>& steps) {  // no copy for one step
+    return steps.size() == 1 ? steps[0].unsqueeze(0) : torch::stack(steps);
+  };
+  const auto host = stacked(unseen_).cpu();  // [steps, 1 or 2, rows]
+  const auto h = host.accessor<double, 3>();
+  at::Tensor weights;  // [steps, rows, width]
+  if (!unseenAttention_.empty()) weights = stacked(unseenAttention_).to(torch::kCPU, torch::kFloat32).contiguous();
+  const int64_t width = weights.defined() ? weights.size(2) : 0;
+  const auto steps = static_cast<int64_t>(unseen_.size());
+  unseen_.clear();
+  unseenAttention_.clear();
 
   std::vector<int64_t> endedSlots;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     Row& row = rows_[r];
-    const auto token = static_cast<int>(h[0][static_cast<int64_t>(r)]);
-    row.hypothesis.score += scores_ ? h[1][static_cast<int64_t>(r)] : std::numeric_limits<double>::quiet_NaN();
-    if (row.keepAttention) {
-      const float* w = weights.data_ptr<float>() + static_cast<int64_t>(r) * width;
-      row.attention.insert(row.attention.end(), w, w + row.sourceLength);
-    }
-    const bool eos = token == SpecialIds::kEos;
-    if (!eos) row.hypothesis.ids.push_back(token);
-    const auto produced = static_cast<int64_t>(row.hypothesis.ids.size()) + (eos ? 1 : 0);
-    if (eos || produced >= row.limit) {
-      row.hypothesis.finished = eos;
+    const auto i = static_cast<int64_t>(r);
+    for (int64_t t = 0; t < steps; ++t) {
+      const auto token = static_cast<int>(h[t][0][i]);
+      row.hypothesis.score += scores_ ? h[t][1][i] : std::numeric_limits<double>::quiet_NaN();
       if (row.keepAttention) {
-        const auto steps = static_cast<int64_t>(row.attention.size()) / row.sourceLength;
-        row.hypothesis.attention =
-            torch::from_blob(row.attention.data(), {steps, row.sourceLength}, torch::kFloat32).clone();
-        --keepingAttention_;
+        const float* w = weights.data_ptr<float>() + (t * static_cast<int64_t>(rows_.size()) + i) * width;
+        row.attention.insert(row.attention.end(), w, w + row.sourceLength);
       }
-      ended.emplace_back(row.tag, std::move(row.hypothesis));
-      endedSlots.push_back(static_cast<int64_t>(r));
+      const bool eos = token == SpecialIds::kEos;
+      if (!eos) row.hypothesis.ids.push_back(token);
+      const auto produced = static_cast<int64_t>(row.hypothesis.ids.size()) + (eos ? 1 : 0);
+      if (eos || produced >= row.limit) {
+        row.hypothesis.finished = eos;
+        if (row.keepAttention) {
+          const auto kept = static_cast<int64_t>(row.attention.size()) / row.sourceLength;
+          row.hypothesis.attention =
+              torch::from_blob(row.attention.data(), {kept, row.sourceLength}, torch::kFloat32).clone();
+          --keepingAttention_;
+        }
+        ended.emplace_back(row.tag, std::move(row.hypothesis));
+        endedSlots.push_back(i);
+        break;
+      }
     }
   }
-  state_ = step.state;
-  previous_ = next;
   if (endedSlots.empty()) return ended;
   // waiting rows take the ended rows' places: a copy of those rows, not of the whole batch
   const std::size_t replaced = shortlist_ ? 0 : std::min(endedSlots.size(), waiting());  // shortlist: joinAtOnce

@@ -3,6 +3,7 @@
 #include "data/Shortlist.h"
 #include "decode/BatchShortlist.h"
 #include "decode/DecodeLimits.h"
+#include "decode/DecodingOptions.h"
 #include "decode/Hypothesis.h"
 #include "model/OutputSlice.h"
 #include "model/Seq2Seq.h"
@@ -44,8 +45,12 @@ class ContinuousGreedySearch {
   // the union of the live rows' lists (Shortlist::batchList) and each row chooses among its own
   // list's pieces. Without scores each
   // Hypothesis::score is NaN (greedyPick skips the softmax's normaliser).
+  // stepsBetweenLooks: steps between the looks at the rows' pieces on the host (each a wait for the device
+  // on a GPU), where rows end and join; a row that ends between looks runs on until the next, which drops
+  // what it made since. 0: every step on a CPU, every kGpuStepsBetweenChecks elsewhere
+  // (DecodingOptions::stepsBetweenChecks). The same pieces either way (to float rounding).
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
-                         bool scores = true);
+                         bool scores = true, int64_t stepsBetweenLooks = 0);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
@@ -63,8 +68,8 @@ class ContinuousGreedySearch {
   std::size_t waiting() const;
   // Lets waiting rows join while the running batch has room, then one decoder step over every
   // live row; waiting rows take the places of rows that ended (a copy of those rows only).
-  // Returns the rows that ended (</s> or their length limit) with their tags. A kept
-  // Hypothesis::attention is [pieces (+ </s>), source length].
+  // Returns the rows that ended (</s> or their length limit) with their tags, at a look (none between).
+  // A kept Hypothesis::attention is [pieces (+ </s>), source length].
   std::vector<std::pair<std::size_t, Hypothesis>> step();
 
  private:
@@ -83,6 +88,9 @@ class ContinuousGreedySearch {
   std::size_t capacity_;
   const Shortlist* shortlist_;
   bool scores_;
+  int64_t stepsBetweenLooks_;
+  std::vector<at::Tensor> unseen_;           // the steps since the last look: [1 or 2, live] tokens (and scores)
+  std::vector<at::Tensor> unseenAttention_;  // and their attention [live, source length], if any row keeps it
   BatchShortlist slice_;       // with a shortlist: at least the live rows' pieces; ownPieces a row per live row
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first

@@ -685,6 +685,21 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
         CHECK(std::isnan(got[i].score));
       }
     }
+    for (const int64_t period : {3, 7}) {  // looking at the rows' pieces every few steps (as on a GPU): rows end
+      CAPTURE(period);                     // and join at the looks only, each with what it gets alone
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, period);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2}}, {4, {3, 4, 5, 6}}});
+      CHECK(running.live() == 0);
+      checkEachAsAlone(model, pairs, got);
+      ContinuousGreedySearch unscored(model, DecodeLimits{}, 3, nullptr, /*scores=*/false, period);
+      auto [tokens, counts] = runContinuously(unscored, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      REQUIRE(tokens.size() == pairs.size());
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto alone = greedySearch(model, makeBatch(pairs, {i}, cpu), DecodeLimits{});
+        CHECK(tokens[i].ids == alone[0].ids);
+        CHECK(std::isnan(tokens[i].score));
+      }
+    }
     {  // a longer source taking an ended row's place widens every row's memory
       ContinuousGreedySearch running(model, DecodeLimits{}, 2);
       auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
