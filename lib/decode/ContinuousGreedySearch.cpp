@@ -19,7 +19,7 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       capacity_(std::max<std::size_t>(capacity, 1)),
       shortlist_(shortlist),
       scores_(scores),
-      stepsBetweenLooks_(stepsBetweenLooks > 0 ? stepsBetweenLooks : device_.is_cpu() ? 1 : kGpuStepsBetweenChecks) {
+      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_)) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");

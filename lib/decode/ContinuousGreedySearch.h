@@ -47,8 +47,8 @@ class ContinuousGreedySearch {
   // Hypothesis::score is NaN (greedyPick skips the softmax's normaliser).
   // stepsBetweenLooks: steps between the looks at the rows' pieces on the host (each a wait for the device
   // on a GPU), where rows end and join; a row that ends between looks runs on until the next, which drops
-  // what it made since. 0: every step on a CPU, every kGpuStepsBetweenChecks elsewhere
-  // (DecodingOptions::stepsBetweenChecks). The same pieces either way (to float rounding).
+  // what it made since. 0: automatic (stepsBetweenChecks, DecodingOptions.h). The same pieces either way
+  // (to float rounding).
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
                          bool scores = true, int64_t stepsBetweenLooks = 0);
 

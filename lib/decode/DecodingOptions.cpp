@@ -45,6 +45,11 @@ void checkDecodingOptions(const DecodingOptions& options) {
                                   options.noRepeatNgram));
 }
 
+int64_t stepsBetweenChecks(int64_t asked, c10::Device device) {
+  if (asked > 0) return asked;
+  return device.is_cpu() ? 1 : kGpuStepsBetweenChecks;
+}
+
 void checkAlignmentOptions(const AlignmentOptions& options) {
   if (!(options.threshold >= 0.0 && options.threshold <= 1.0))
     throw OptionError(fmt::format("`alignment-threshold` must be a number from 0 (the most attended piece) to 1, not {}",

@@ -2,6 +2,8 @@
 
 #include "decode/DecodeLimits.h"
 
+#include <c10/core/Device.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -33,13 +35,16 @@ struct DecodingOptions {
   Sampling sampling;           // off by default
   int64_t noRepeatNgram = 0;   // > 0: no hypothesis repeats an n-gram of this many pieces (its prefix's aside)
   // Greedy search in sorted batches: steps between its looks at which rows ended (each a wait for the
-  // device on a GPU); rows that end meanwhile run on masked. 0: every step on a CPU (a look costs
-  // nothing there, an ended row's step would), every kGpuStepsBetweenChecks elsewhere. Guided and
-  // sampled rows are looked at every step. The same pieces either way (to float rounding).
+  // device on a GPU); rows that end meanwhile run on masked. 0: automatic (stepsBetweenChecks). Guided
+  // and sampled rows are looked at every step. The same pieces either way (to float rounding).
   int64_t stepsBetweenChecks = 0;
 };
 
+// How often greedy search looks at its rows on the host (GreedySearch, ContinuousGreedySearch): `asked`
+// where above 0; else every step on a CPU (a look costs nothing there, an ended row's step would), and
+// every kGpuStepsBetweenChecks steps elsewhere.
 constexpr int64_t kGpuStepsBetweenChecks = 8;
+int64_t stepsBetweenChecks(int64_t asked, c10::Device device);
 
 // Bounds on what a request may ask for, so that no value (a typo, a hostile client) takes a
 // machine's memory: the beam (each sentence's rows), the length penalty and the length ratio.

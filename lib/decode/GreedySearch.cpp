@@ -51,11 +51,6 @@ GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Te
 
 }  // namespace
 
-int64_t stepsBetweenChecks(const DecodingOptions& options, c10::Device device) {
-  if (options.stepsBetweenChecks > 0) return options.stepsBetweenChecks;
-  return device.is_cpu() ? 1 : kGpuStepsBetweenChecks;
-}
-
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodeLimits& limits,
                                      bool keepAttention, const BatchShortlist* shortlist, bool scored) {
   DecodingOptions options;
@@ -103,7 +98,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
     guidedRows.histories.resize(static_cast<std::size_t>(rows));
     for (int64_t r = 0; r < rows; ++r) guidedRows.alive.push_back(r);
   }
-  const int64_t checkEvery = guided ? 1 : stepsBetweenChecks(options, device);
+  const int64_t checkEvery = guided ? 1 : stepsBetweenChecks(options.stepsBetweenChecks, device);
   at::Tensor ended;  // [alive] rows that ended since the last look, running on masked (checkEvery > 1)
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());

@@ -26,7 +26,4 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
 std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
                                      const BatchShortlist* shortlist, const std::vector<SentenceGuide>* guides);
 
-// DecodingOptions::stepsBetweenChecks as greedy search takes it on `device` (0: automatic).
-int64_t stepsBetweenChecks(const DecodingOptions& options, c10::Device device);
-
 }  // namespace nmt
