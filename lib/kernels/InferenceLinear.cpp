@@ -79,11 +79,10 @@ at::Tensor linearProduct(const at::Tensor& x, const at::Tensor& weight, const at
   const float* a = rows.data_ptr<float>();
   const int64_t ld = std::max<int64_t>(1, lda);
   const float beta = bias.defined() ? 1.0f : 0.0f;
-  const bool inTwo = threads <= 1 && splits(M, out, in) && w.is_same(weight) && multipliedInTwo(M, a, ld, w, beta, yp);
-  if (!inTwo) {
-    // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
-    const auto packed = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight) ? packedWeight(w)
-                                                                                        : onednn::PackedMatrix{};
+  // on one thread, the weight packed once for oneDNN (a copy made above would be packed in vain)
+  const bool packable = M > 0 && out > 0 && in > 0 && threads <= 1 && w.is_same(weight);
+  if (!(packable && splits(M, out, in) && multipliedInTwo(M, a, ld, w, beta, yp))) {
+    const auto packed = packable ? packedWeight(w) : onednn::PackedMatrix{};
     if (packed.bytes)
       onednn::sgemm(M, a, ld, packed, beta, yp);
     else if (M > 0 && out > 0)
