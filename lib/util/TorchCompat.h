@@ -6,6 +6,7 @@
 #include <ATen/autocast_mode.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/ScalarType.h>
+#include <c10/util/Exception.h>
 #include <torch/version.h>
 
 #include <string>
@@ -90,5 +91,39 @@ template <typename StoreOptions>
 bool disableLibuvStore(StoreOptions& options) {
   return disableLibuvStore(options, 0);
 }
+
+// A warning handler that sees each warning's text (2.0 hands handlers a c10::Warning, 1.13 its parts):
+// take(text) keeps a warning, the others go on to the handler it replaced. It is the handler while it
+// lives (the calling thread's from 2.0, the process's before); construct it where no warning can come.
+class TextWarningHandler : public c10::WarningHandler {
+ public:
+  TextWarningHandler() : previous_(handler()) { setHandler(this); }
+  ~TextWarningHandler() override { setHandler(previous_); }
+  TextWarningHandler(const TextWarningHandler&) = delete;
+  TextWarningHandler& operator=(const TextWarningHandler&) = delete;
+
+#if NMT_TORCH_AT_LEAST(2, 0)
+  void process(const c10::Warning& warning) override {
+    if (!take(warning.msg())) previous_->process(warning);
+  }
+#else
+  void process(const c10::SourceLocation& where, const std::string& text, const bool verbatim) override {
+    if (!take(text)) previous_->process(where, text, verbatim);
+  }
+#endif
+
+ protected:
+  virtual bool take(const std::string& text) = 0;
+
+ private:
+#if NMT_TORCH_AT_LEAST(2, 0)
+  static c10::WarningHandler* handler() { return c10::WarningUtils::get_warning_handler(); }
+  static void setHandler(c10::WarningHandler* h) { c10::WarningUtils::set_warning_handler(h); }
+#else
+  static c10::WarningHandler* handler() { return c10::Warning::get_warning_handler(); }
+  static void setHandler(c10::WarningHandler* h) { c10::Warning::set_warning_handler(h); }
+#endif
+  c10::WarningHandler* previous_;
+};
 
 }  // namespace nmt::compat

@@ -14,6 +14,7 @@
 #include "kernels/OneDnnBlas.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "util/HostWaitCounter.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
 
@@ -770,6 +771,51 @@ TEST_CASE("CUDA: greedy and beam search give the CPU's translations") {
       CHECK(beamCuda[r][k].score == doctest::Approx(beamCpu[r][k].score).epsilon(1e-3));
     }
   }
+}
+
+// Each look at the rows costs the host at most 3 waits (whether any row goes on; which rows go on; the
+// kept rows' index to the device), and a search at most 4 more outside its steps (limits in, pieces and
+// scores out): a wait at every step would exceed that from 16 steps on.
+TEST_CASE("CUDA: greedy search makes the host wait at its looks at the rows, not at every step") {
+  NMT_REQUIRE_CUDA();
+  auto cpu = copyModel(eachArchitecture());
+  auto cuda = test::copyModelTo(cpu, test::kCudaDevice);
+  c10::InferenceMode inference;
+  auto pairs = sources();
+  pairs.push_back({{4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, {}, 5});
+  const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, test::kCudaDevice);
+  DecodingOptions options;
+  options.scores = false;
+  options.stepsBetweenChecks = 1;
+  int64_t steps = 0, waitsEveryStep = 0;
+  {
+    const HostWaitCounter counter;
+    for (const auto& h : greedySearch(cuda, batch, options, nullptr, nullptr))
+      steps = std::max<int64_t>(steps, static_cast<int64_t>(h.ids.size()) + (h.finished ? 1 : 0));
+    waitsEveryStep = counter.waits();
+  }
+  CAPTURE(steps);
+  CHECK(waitsEveryStep >= steps);  // the counter sees the waits: one a step at least
+  options.stepsBetweenChecks = 0;  // automatic: every kGpuStepsBetweenChecks steps on a GPU
+  const HostWaitCounter counter;
+  const auto got = greedySearch(cuda, batch, options, nullptr, nullptr);
+  const int64_t looks = (steps + kGpuStepsBetweenChecks - 1) / kGpuStepsBetweenChecks;
+  CHECK(counter.waits() <= 3 * looks + 4);
+  const auto want = greedySearch(cpu, makeBatch(pairs, {0, 1, 2, 3, 4}, test::kCpuDevice), DecodeLimits{}, false);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t r = 0; r < got.size(); ++r) CHECK(got[r].ids == want[r].ids);
+
+  // the running batch: a look's transfer, then the ended rows' places; encoding a group reads nothing back
+  ContinuousGreedySearch running(cuda, DecodeLimits{}, 3, nullptr, /*scores=*/false);
+  const HostWaitCounter runningCounter;
+  auto [tokens, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4}}});
+  REQUIRE(tokens.size() == pairs.size());
+  int64_t made = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    CHECK(tokens[i].ids == want[i].ids);
+    made += static_cast<int64_t>(tokens[i].ids.size()) + 1;
+  }
+  CHECK(runningCounter.waits() <= 3 * ((made + kGpuStepsBetweenChecks - 1) / kGpuStepsBetweenChecks) + 4);
 }
 
 TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {

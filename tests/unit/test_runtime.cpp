@@ -1,5 +1,6 @@
 #include "TestSupport.h"
 #include "util/BlasKernels.h"
+#include "util/HostWaitCounter.h"
 #include "util/Precision.h"
 #include "util/TorchCompat.h"
 
@@ -38,6 +39,25 @@ TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that re
   }
   CHECK_FALSE(compat::autocastEnabled(c10::DeviceType::CPU));
   CHECK((torch::mm(a, b).scalar_type() == torch::kFloat));
+}
+
+TEST_CASE("host waits: LibTorch's wait warnings are counted, not printed; other warnings go on as before") {
+  struct Collected final : compat::TextWarningHandler {
+    std::vector<std::string> texts;
+    bool take(const std::string& text) override {
+      texts.push_back(text);
+      return true;
+    }
+  } before;
+  {
+    const HostWaitCounter counter;
+    TORCH_WARN(HostWaitCounter::kWarning);
+    TORCH_WARN("something else");
+    TORCH_WARN(HostWaitCounter::kWarning);
+    CHECK(counter.waits() == 2);
+  }
+  TORCH_WARN(HostWaitCounter::kWarning);  // the counter gone, its handler is the one before again
+  CHECK(before.texts == std::vector<std::string>{"something else", HostWaitCounter::kWarning});
 }
 
 TEST_CASE("this machine: LibTorch's BLAS is named, OpenBLAS with its version, kernel set and threads") {
