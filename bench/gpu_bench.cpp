@@ -24,6 +24,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace po = boost::program_options;
 using namespace nmt;
@@ -112,6 +113,7 @@ void printRun(const std::string& what, int64_t period, const Run& r) {
   fmt::print("  {:<34} look every {:<2}  {:>6} steps  {:>6} host waits ({:.3f} a step)  {:>7.3f} s  {:>8.0f} pieces/s\n",
              what, period, r.steps, r.waits, r.steps ? static_cast<double>(r.waits) / static_cast<double>(r.steps) : 0.0,
              r.seconds, static_cast<double>(r.pieces) / r.seconds);
+  std::fflush(stdout);  // before the graph capture, which may end the program
 }
 
 // One decoder step and greedy search's pick over a full batch of the first sentences, `steps` times:

@@ -3,7 +3,8 @@
 # build-cuda/, runs the test suite, trains both presets (RNN, Transformer encoder) for a few minutes
 # on the GPU with bench/quality.sh, translates and scores test_2016_flickr, trains a few steps under
 # torchrun (when installed), and prints one Markdown table: GPU, driver, CUDA, LibTorch, training
-# tokens/s, translation sentences/s, peak GPU memory, BLEU. Dependencies come from the system, or
+# tokens/s, translation sentences/s, peak GPU memory, BLEU. With --peer, also bench/vs-peer.sh against
+# the Python peer and nmt-bench-gpu (host waits a greedy step, a decoder step as a CUDA graph). Dependencies come from the system, or
 # from a folder of Debian packages (--debs DIR, filled by scripts/download-debs.sh; unpacked with
 # dpkg -x, no root needed). Every step logs into BUILD/gpu-check/; a failure stops with the step's
 # name and its log, and a non-zero exit code.
@@ -24,9 +25,13 @@ usage: scripts/gpu-check.sh [options]
                      without a GPU (no nvidia-smi, GPU reported as "none")
   --jobs N           parallel build and test jobs (default: the number of cores, at most 8)
   --skip-tests       do not run the test suite
+  --peer FILE        the Python peer (torch_seq2seq.py): also run bench/vs-peer.sh --device cuda against
+                     it, then nmt-bench-gpu on its nmt model and on the Transformer preset's
+  --peer-steps N     training steps of each side in bench/vs-peer.sh (default: 300)
   --unpack-only      only unpack --debs into BUILD/debs-root and print the environment using it
   -h, --help         show this help
-Writes BUILD/gpu-check/summary.md (the table) and one log per step beside it.
+Writes BUILD/gpu-check/summary.md (the table) and one log per step beside it. Failing tests do not
+stop the steps after them; the script then ends with a non-zero exit code, naming the tests' log.
 EOF
 }
 
@@ -36,7 +41,7 @@ abs_path() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TORCH=auto DEBS="" DATA=$ROOT/data/multi30k MINUTES=3 BUILD=$ROOT/build-cuda DEVICE=cuda
-JOBS="" SKIP_TESTS=no UNPACK_ONLY=no
+JOBS="" SKIP_TESTS=no UNPACK_ONLY=no PEER="" PEER_STEPS=300 TESTS_FAILED=no
 
 parse_args() {
   while [ $# -gt 0 ]; do
@@ -44,7 +49,7 @@ parse_args() {
       -h|--help) usage; exit 0 ;;
       --skip-tests) SKIP_TESTS=yes; shift; continue ;;
       --unpack-only) UNPACK_ONLY=yes; shift; continue ;;
-      --torch|--debs|--data|--minutes|--build-dir|--device|--jobs)
+      --torch|--debs|--data|--minutes|--build-dir|--device|--jobs|--peer|--peer-steps)
         [ $# -ge 2 ] || usage_error "$1 needs a value" ;;
       *) usage_error "unknown option '$1'" ;;
     esac
@@ -56,6 +61,8 @@ parse_args() {
       --build-dir) BUILD=$(abs_path "$2") ;;
       --device) DEVICE=$2 ;;
       --jobs) JOBS=$2 ;;
+      --peer) PEER=$(abs_path "$2") ;;
+      --peer-steps) PEER_STEPS=$2 ;;
     esac
     shift 2
   done
@@ -65,6 +72,8 @@ parse_args() {
   fi
   [ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a whole number above 0, not '$JOBS'"
   [ "$UNPACK_ONLY" = no ] || [ -n "$DEBS" ] || usage_error "--unpack-only needs --debs DIR"
+  [[ $PEER_STEPS =~ ^[1-9][0-9]*$ ]] || usage_error "--peer-steps must be a whole number above 0, not '$PEER_STEPS'"
+  [ -z "$PEER" ] || [ -f "$PEER" ] || usage_error "--peer: no file '$PEER'"
   [ "$TORCH" = auto ] || TORCH=$(abs_path "$TORCH")
   if [ -z "$JOBS" ]; then
     JOBS=$(nproc 2> /dev/null || echo 2)
@@ -260,6 +269,36 @@ run_torchrun() {
   MULTI="NCCL built: $nccl; torchrun --nproc_per_node 1: trained 20 steps"
 }
 
+# The test suite; a failure is reported and the later steps still run (the script ends non-zero).
+run_tests() {
+  echo "gpu-check: tests (log: $LOGS/tests.log)"
+  if ! ctest --test-dir "$BUILD" --output-on-failure --timeout 300 -j "$JOBS" > "$LOGS/tests.log" 2>&1; then
+    TESTS_FAILED=yes
+    echo "gpu-check: tests failed; the other steps go on. $LOGS/tests.log ends:" >&2
+    grep -A 30 "tests passed" "$LOGS/tests.log" >&2 || tail -n 20 "$LOGS/tests.log" >&2
+  fi
+}
+
+# bench/vs-peer.sh against the Python peer on this device, then nmt-bench-gpu on its nmt model (the RNN
+# reference configuration) and on the Transformer preset's. Sets PEER_TABLE and GPU_BENCH.
+run_peer() {
+  step vs-peer env NMT_BIN="$BUILD/bin" "$ROOT/bench/vs-peer.sh" --device "$TORCH_DEVICE" --steps "$PEER_STEPS" \
+    --peer "$PEER" --data "$DATA" --out "$LOGS/vs-peer"
+  PEER_TABLE=$(sed -n '/^vs-peer: configs/,$p' "$LOGS/vs-peer.log")
+  GPU_BENCH="nmt-bench-gpu: not built (LibTorch without CUDA)"
+  [ -x "$BUILD/bin/nmt-bench-gpu" ] || return 0
+  # a measurement, not a check: a failure (a step that cannot be captured, say) is shown, not fatal
+  local model log
+  GPU_BENCH=""
+  for model in vs-peer/nmt transformer; do
+    log=$LOGS/bench-gpu-${model%%/*}.log
+    echo "gpu-check: nmt-bench-gpu on $model (log: $log)"
+    "$BUILD/bin/nmt-bench-gpu" --model "$LOGS/$model" --input "$DATA/test_2016_flickr.de" --device "$TORCH_DEVICE" \
+      > "$log" 2>&1 || echo "nmt-bench-gpu on $model failed (exit code $?)" >> "$log"
+    GPU_BENCH+=$(cat "$log")$'\n'
+  done
+}
+
 write_summary() {
   {
     echo "| GPU | driver | CUDA | LibTorch | device |"
@@ -271,11 +310,17 @@ write_summary() {
     printf '%s\n' "${ROWS[@]}"
     echo
     echo "Several processes: $MULTI"
+    if [ -n "$PEER" ]; then
+      echo
+      echo "$PEER_TABLE"
+      echo
+      echo "$GPU_BENCH"
+    fi
   } > "$LOGS/summary.md"
   echo
   cat "$LOGS/summary.md"
   echo
-  echo "gpu-check: all steps passed; the table is in $LOGS/summary.md"
+  [ "$TESTS_FAILED" = yes ] || echo "gpu-check: all steps passed; the table is in $LOGS/summary.md"
 }
 
 parse_args "$@"
@@ -303,9 +348,14 @@ LOGS=$BUILD/gpu-check
 mkdir -p "$LOGS"
 configure_and_build
 check_runtime
-[ "$SKIP_TESTS" = yes ] || step tests ctest --test-dir "$BUILD" --output-on-failure --timeout 300 -j "$JOBS"
+[ "$SKIP_TESTS" = yes ] || run_tests
 ROWS=()
 run_preset rnn
 run_preset transformer
 run_torchrun
+[ -z "$PEER" ] || run_peer
 write_summary
+if [ "$TESTS_FAILED" = yes ]; then
+  echo "gpu-check: the test suite failed; see $LOGS/tests.log" >&2
+  exit 1
+fi

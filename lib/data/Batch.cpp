@@ -1,6 +1,7 @@
 #include "data/Batch.h"
 
 #include "tokenization/SpecialIds.h"
+#include "util/DeviceCopy.h"
 
 #include <torch/torch.h>
 
@@ -49,12 +50,8 @@ Batch collate(std::vector<std::size_t> examples, const c10::Device& device, Sour
     batch.targetTokens += c;
   }
 
-  const bool pin = device.is_cuda();
-  auto toDevice = [&](const torch::Tensor& t) {
-    return device.is_cpu() ? t : (pin ? t.pin_memory() : t).to(device, /*non_blocking=*/pin);
-  };
-  batch.source = toDevice(source);
-  batch.target = toDevice(target);
+  batch.source = toDeviceWithoutWait(source, device);
+  batch.target = toDeviceWithoutWait(target, device);
   batch.sourceMask = batch.source.ne(SpecialIds::kPad);
   batch.targetMask = batch.target.ne(SpecialIds::kPad);
   batch.sourceLengths = sourceLengths;

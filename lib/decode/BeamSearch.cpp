@@ -5,6 +5,7 @@
 #include "decode/Search.h"
 #include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
+#include "util/DeviceCopy.h"
 
 #include <algorithm>
 #include <cmath>
@@ -195,8 +196,8 @@ std::pair<at::Tensor, at::Tensor> bestCandidates(const at::Tensor& logProbs, con
   // exact), so that only [rows, 2K] becomes float64 and is searched per sentence, not [rows, V].
   const int64_t perRow = std::min<int64_t>(2 * K, V);
   const auto [rowBest, rowTokens] = rowTopK(logProbs, perRow);
-  const auto slotOfRow = torch::tensor(rows.slot, torch::kInt64).to(device);
-  const auto total = rowBest.to(torch::kFloat64) + torch::tensor(rows.scores, torch::kFloat64).to(device).unsqueeze(1);
+  const auto slotOfRow = onDevice(rows.slot, device);
+  const auto total = rowBest.to(torch::kFloat64) + onDevice(rows.scores, device).unsqueeze(1);
   const auto inSlot = rowTokens + (slotOfRow.remainder(K) * V).unsqueeze(1);  // index over the K beams: beam * V + token
   auto slots = total;  // already in slot order when every active sentence has K beams
   auto slotIndices = inSlot;
@@ -287,7 +288,7 @@ std::vector<std::vector<std::pair<int64_t, double>>> furtheringCandidates(const 
     std::vector<int64_t> rowIndex;
     for (const auto& [a, row, b] : ownRows) rowIndex.push_back(static_cast<int64_t>(row));
     const auto [best, columns] =
-        logProbs.index_select(0, torch::tensor(rowIndex, torch::kInt64).to(device)).topk(std::min<int64_t>(K, V), 1);
+        logProbs.index_select(0, onDevice(rowIndex, device)).topk(std::min<int64_t>(K, V), 1);
     const auto values = best.to(torch::kCPU, torch::kFloat64).contiguous();
     const auto places = columns.to(torch::kCPU).contiguous();
     for (std::size_t i = 0; i < ownRows.size(); ++i) {
@@ -300,8 +301,7 @@ std::vector<std::vector<std::pair<int64_t, double>>> furtheringCandidates(const 
   }
   if (atRows.empty()) return out;
   const auto values = logProbs
-                          .index({torch::tensor(atRows, torch::kInt64).to(device),
-                                  torch::tensor(atColumns, torch::kInt64).to(device)})
+                          .index({onDevice(atRows, device), onDevice(atColumns, device)})
                           .to(torch::kCPU, torch::kFloat64)
                           .contiguous();
   const double* value = values.data_ptr<double>();
@@ -388,16 +388,16 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
 
   for (int64_t t = 0; !rowSentence.empty(); ++t) {
     if (!sharedMemory && rowSentence != memoryRows) {  // the layout changes when beams are born or searches end
-      memory = memoryRows.empty() ? fullMemory.select(torch::tensor(rowSentence, torch::kInt64).to(device))
+      memory = memoryRows.empty() ? fullMemory.select(onDevice(rowSentence, device))
                                   : memory.reordered(rowsHolding(memoryRows, rowSentence));
       memoryRows = rowSentence;
     }
     const StepRows rows = stepRows(searches, rowSentence, K);  // empty slots score -inf
     const auto sentenceOfRow = torch::tensor(rowSentence, torch::kInt64);
-    auto step = model->decodeStep(torch::tensor(rows.last, torch::kInt64).to(device), state, memory, slice,
+    auto step = model->decodeStep(onDevice(rows.last, device), state, memory, slice,
                                   sharedMemory ? sentenceOfRow : torch::Tensor());
     leaveOutUnproducible(step.logits,
-                         shortlist ? shortlist->ownPieces.index_select(0, sentenceOfRow.to(device)) : torch::Tensor());
+                         shortlist ? shortlist->ownPieces.index_select(0, toDeviceWithoutWait(sentenceOfRow, device)) : torch::Tensor());
     // in place: the logits are not read again, and a [rows, V] matrix a step is not allocated and written anew
     auto logProbs = step.logits.is_contiguous() && step.logits.scalar_type() == at::kFloat
                         ? at::_log_softmax_out(step.logits, step.logits, 1, false)

@@ -4,6 +4,7 @@
 #include "decode/GreedyPick.h"
 #include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
+#include "util/DeviceCopy.h"
 #include "util/InputError.h"
 
 #include <algorithm>
@@ -144,7 +145,7 @@ void ContinuousGreedySearch::append(Group block) {
 
 void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {  // without a shortlist only
   for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
-  const auto index = torch::tensor(slots, torch::kInt64).to(device_);
+  const auto index = onDevice(slots, device_);
   memory_.overwrite(index, block.memory);
   state_.overwrite(index, block.initial);
   previous_.index_fill_(0, index, int64_t{SpecialIds::kBos});
@@ -235,7 +236,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
     return ended;
   }
   if (keep.size() < static_cast<std::size_t>(previous_.size(0))) {
-    const auto index = torch::tensor(keep, torch::kInt64).to(device_);
+    const auto index = onDevice(keep, device_);
     state_ = state_.select(index);
     memory_ = memory_.select(index);
     previous_ = previous_.index_select(0, index);

@@ -5,6 +5,7 @@
 #include "decode/Search.h"
 #include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
+#include "util/DeviceCopy.h"
 
 #include <ATen/ATen.h>
 
@@ -43,8 +44,8 @@ GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Te
     columns = bestOfEachRow(logProbs).second;
   }
   GreedyPick pick;
-  pick.logProbs = logProbs.gather(1, columns.unsqueeze(1)).squeeze(1).to(device);
-  columns = columns.to(device);
+  pick.logProbs = toDeviceWithoutWait(logProbs.gather(1, columns.unsqueeze(1)).squeeze(1), device);
+  columns = toDeviceWithoutWait(columns, device);
   pick.ids = slice ? slice->deviceIds.index_select(0, columns) : columns;
   return pick;
 }
@@ -83,7 +84,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
   // A row is done at </s>, or when the step count reaches its limit. Done rows leave the
   // decoder's batch, so that a batch's last steps cost what its longest rows cost.
   auto alive = torch::arange(rows, longOptions);  // the batch rows still decoding
-  auto aliveLimits = torch::tensor(limit, torch::kInt64).to(device);
+  auto aliveLimits = onDevice(limit, device);
 
   DecoderState state = model->initialDecoderState(encoded);
   // A decoder that reads shared memory rows keeps the batch's memory whole, read through `alive`.
@@ -142,7 +143,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
         for (int64_t i : rowsKept) kept.push_back(guidedRows.alive[static_cast<std::size_t>(i)]);
         guidedRows.alive = std::move(kept);
       }
-      const auto keep = torch::tensor(rowsKept, torch::kInt64).to(device);
+      const auto keep = onDevice(rowsKept, device);
       alive = alive.index_select(0, keep);
       aliveLimits = aliveLimits.index_select(0, keep);
       if (rowMasks.defined()) rowMasks = rowMasks.index_select(0, keep);

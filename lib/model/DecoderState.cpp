@@ -1,5 +1,7 @@
 #include "model/DecoderState.h"
 
+#include "util/DeviceCopy.h"
+
 #include <ATen/ATen.h>
 
 #include <algorithm>
@@ -69,7 +71,7 @@ template <typename Kind>
 RowTensors<Kind> RowTensors<Kind>::reordered(const std::vector<int64_t>& rows) {
   const auto device = parts_.empty() ? at::Device(at::kCPU) : parts_[0].tensor.device();
   const auto count = static_cast<int64_t>(rows.size());
-  if (count > this->rows()) return select(at::tensor(rows, at::kLong).to(device));
+  if (count > this->rows()) return select(onDevice(rows, device));
   std::vector<int64_t> to, from;
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (rows[i] != static_cast<int64_t>(i)) {
@@ -88,7 +90,7 @@ RowTensors<Kind> RowTensors<Kind>::reordered(const std::vector<int64_t>& rows) {
         runs.push_back({i, i + 1});
     for (auto& p : parts_) {
       if (p.batchDim == 0 && movedRowsOnHost(p.tensor, to, from)) continue;
-      if (!fromRows.defined()) fromRows = at::tensor(from, at::kLong).to(device);
+      if (!fromRows.defined()) fromRows = onDevice(from, device);
       const auto moved = p.tensor.index_select(p.batchDim, fromRows);
       for (const auto& [first, end] : runs)
         p.tensor.narrow(p.batchDim, to[first], static_cast<int64_t>(end - first))
