@@ -272,7 +272,7 @@ run_torchrun() {
 # The test suite; a failure is reported and the later steps still run (the script ends non-zero).
 run_tests() {
   echo "gpu-check: tests (log: $LOGS/tests.log)"
-  if ! ctest --test-dir "$BUILD" --output-on-failure --timeout 300 -j "$JOBS" > "$LOGS/tests.log" 2>&1; then
+  if ! ctest --test-dir "$BUILD" --output-on-failure --timeout 150 -j "$JOBS" > "$LOGS/tests.log" 2>&1; then
     TESTS_FAILED=yes
     echo "gpu-check: tests failed; the other steps go on. $LOGS/tests.log ends:" >&2
     grep -A 30 "tests passed" "$LOGS/tests.log" >&2 || tail -n 20 "$LOGS/tests.log" >&2
