@@ -250,7 +250,7 @@ int main(int argc, char* argv[]) {
     fmt::print("nmt-bench-gpu: {} sentences from {}; model {} ({} encoder, {} decoder); {}\n", sources.ids.size(),
                input, modelDir, model.model->config().encoder, model.model->config().decoder, runtime.describe());
     const bool running = model.model->decoder().takesNewcomers();
-    for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device)}) {
+    for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device.is_cpu())}) {
       if (running) printRun(fmt::format("running batch of {}", batchSize), period,
                             runningBatch(model, sources, batchSize, period));
       printRun(fmt::format("sorted batches of {}", batchSize), period, sortedBatches(model, sources, batchSize, period));

@@ -20,7 +20,7 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       capacity_(std::max<std::size_t>(capacity, 1)),
       shortlist_(shortlist),
       scores_(scores),
-      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_)) {
+      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_.is_cpu())) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");

@@ -45,9 +45,9 @@ void checkDecodingOptions(const DecodingOptions& options) {
                                   options.noRepeatNgram));
 }
 
-int64_t stepsBetweenChecks(int64_t asked, c10::Device device) {
+int64_t stepsBetweenChecks(int64_t asked, bool onCpu) {
   if (asked > 0) return asked;
-  return device.is_cpu() ? 1 : kGpuStepsBetweenChecks;
+  return onCpu ? 1 : kGpuStepsBetweenChecks;
 }
 
 void checkAlignmentOptions(const AlignmentOptions& options) {

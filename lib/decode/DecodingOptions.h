@@ -2,8 +2,6 @@
 
 #include "decode/DecodeLimits.h"
 
-#include <c10/core/Device.h>
-
 #include <cstddef>
 #include <cstdint>
 
@@ -42,9 +40,9 @@ struct DecodingOptions {
 
 // How often greedy search looks at its rows on the host (GreedySearch, ContinuousGreedySearch): `asked`
 // where above 0; else every step on a CPU (a look costs nothing there, an ended row's step would), and
-// every kGpuStepsBetweenChecks steps elsewhere.
+// every kGpuStepsBetweenChecks steps elsewhere. (A flag, not the device: this part builds without LibTorch.)
 constexpr int64_t kGpuStepsBetweenChecks = 8;
-int64_t stepsBetweenChecks(int64_t asked, c10::Device device);
+int64_t stepsBetweenChecks(int64_t asked, bool onCpu);
 
 // Bounds on what a request may ask for, so that no value (a typo, a hostile client) takes a
 // machine's memory: the beam (each sentence's rows), the length penalty and the length ratio.

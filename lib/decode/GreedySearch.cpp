@@ -99,7 +99,7 @@ std::vector<Hypothesis> greedySearch(Seq2Seq& model, const Batch& batch, const D
     guidedRows.histories.resize(static_cast<std::size_t>(rows));
     for (int64_t r = 0; r < rows; ++r) guidedRows.alive.push_back(r);
   }
-  const int64_t checkEvery = guided ? 1 : stepsBetweenChecks(options.stepsBetweenChecks, device);
+  const int64_t checkEvery = guided ? 1 : stepsBetweenChecks(options.stepsBetweenChecks, device.is_cpu());
   at::Tensor ended;  // [alive] rows that ended since the last look, running on masked (checkEvery > 1)
   for (int64_t t = 0; t < longest; ++t) {
     auto step = model->decodeStep(previous, state, memory, slice, sharedMemory ? alive : torch::Tensor());

@@ -564,8 +564,8 @@ TEST_CASE("greedy search that looks at its ended rows every few steps gives what
   const Batch batch = makeBatch(pairs, {0, 1, 2, 3, 4}, c10::Device(c10::kCPU));
   DecodingOptions every;
   every.keepAttention = true;
-  CHECK(stepsBetweenChecks(0, c10::Device(c10::kCPU)) == 1);
-  CHECK(stepsBetweenChecks(0, c10::Device(c10::kCUDA, 0)) == kGpuStepsBetweenChecks);
+  CHECK(stepsBetweenChecks(0, /*onCpu=*/true) == 1);
+  CHECK(stepsBetweenChecks(0, /*onCpu=*/false) == kGpuStepsBetweenChecks);
   const auto want = greedySearch(model, batch, every, nullptr, nullptr);
   std::set<std::size_t> lengths;
   for (const auto& h : want) lengths.insert(h.ids.size() + h.finished);
@@ -574,7 +574,7 @@ TEST_CASE("greedy search that looks at its ended rows every few steps gives what
     CAPTURE(period);
     DecodingOptions options = every;
     options.stepsBetweenChecks = period;
-    CHECK(stepsBetweenChecks(period, c10::Device(c10::kCUDA, 0)) == period);
+    CHECK(stepsBetweenChecks(period, /*onCpu=*/false) == period);
     for (const bool scored : {true, false}) {
       options.scores = scored;
       const auto got = greedySearch(model, batch, options, nullptr, nullptr);
