@@ -1,6 +1,9 @@
 # Helpers for end-to-end tests of the programs. Each check prints what went wrong and exits 1.
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# not exported, whatever the caller had exported under these names: a program's whole output in the
+# environment of the next command can exceed the system's limit (E2BIG)
+unset OUT ERR
 OUT="" ERR="" CHECKS=0
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
