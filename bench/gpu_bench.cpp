@@ -250,6 +250,12 @@ int main(int argc, char* argv[]) {
     fmt::print("nmt-bench-gpu: {} sentences from {}; model {} ({} encoder, {} decoder); {}\n", sources.ids.size(),
                input, modelDir, model.model->config().encoder, model.model->config().decoder, runtime.describe());
     const bool running = model.model->decoder().takesNewcomers();
+    {  // untimed: the first batch once each way (CUDA's libraries load their kernels at first use)
+      Sources first;
+      first.ids.assign(sources.ids.begin(), sources.ids.begin() + static_cast<std::ptrdiff_t>(std::min(batchSize, sources.ids.size())));
+      if (running) runningBatch(model, first, batchSize, 1);
+      sortedBatches(model, first, batchSize, 1);
+    }
     for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device.is_cpu())}) {
       if (running) printRun(fmt::format("running batch of {}", batchSize), period,
                             runningBatch(model, sources, batchSize, period));
