@@ -52,9 +52,10 @@ struct Run {
 };
 
 // The running batch, as the translator drives it (a batch's worth encoded ahead): exact step count.
-Run runningBatch(TranslationModel& model, const Sources& sources, std::size_t batchSize, int64_t period) {
+Run runningBatch(TranslationModel& model, const Sources& sources, std::size_t batchSize, int64_t period,
+                 ContinuousGreedySearch::Shape shape) {
   const DecodeLimits limits;
-  ContinuousGreedySearch search(model.model, limits, batchSize, nullptr, /*scores=*/false, period);
+  ContinuousGreedySearch search(model.model, limits, batchSize, nullptr, /*scores=*/false, period, shape);
   Run run;
   torch::cuda::synchronize();
   const Stopwatch watch;
@@ -253,12 +254,15 @@ int main(int argc, char* argv[]) {
     {  // untimed: the first batch once each way (CUDA's libraries load their kernels at first use)
       Sources first;
       first.ids.assign(sources.ids.begin(), sources.ids.begin() + static_cast<std::ptrdiff_t>(std::min(batchSize, sources.ids.size())));
-      if (running) runningBatch(model, first, batchSize, 1);
+      if (running) runningBatch(model, first, batchSize, 1, ContinuousGreedySearch::Shape::kFixed);
       sortedBatches(model, first, batchSize, 1);
     }
     for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device.is_cpu())}) {
-      if (running) printRun(fmt::format("running batch of {}", batchSize), period,
-                            runningBatch(model, sources, batchSize, period));
+      using Shape = ContinuousGreedySearch::Shape;
+      if (running)
+        for (const auto& [shape, name] : {std::pair{Shape::kShrinking, "shrinking"}, std::pair{Shape::kFixed, "fixed"}})
+          printRun(fmt::format("running batch of {}, {}", batchSize, name), period,
+                   runningBatch(model, sources, batchSize, period, shape));
       printRun(fmt::format("sorted batches of {}", batchSize), period, sortedBatches(model, sources, batchSize, period));
     }
     graphProbe(model, sources, batchSize, graphSteps);

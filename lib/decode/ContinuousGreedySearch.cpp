@@ -13,17 +13,33 @@
 
 namespace nmt {
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity,
-                                               const Shortlist* shortlist, bool scores, int64_t stepsBetweenLooks)
+                                               const Shortlist* shortlist, bool scores, int64_t stepsBetweenLooks,
+                                               Shape shape)
     : model_(model),
       limits_(limits),
       device_(model->device()),
       capacity_(std::max<std::size_t>(capacity, 1)),
       shortlist_(shortlist),
       scores_(scores),
-      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_.is_cpu())) {
+      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_.is_cpu())),
+      fixed_(shape == Shape::kFixed || (shape == Shape::kAutomatic && !device_.is_cpu())) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");
+}
+
+namespace {
+
+int64_t roundedUp(int64_t length) {
+  const int64_t step = ContinuousGreedySearch::kLengthStep;
+  return (length + step - 1) / step * step;
+}
+
+}  // namespace
+
+std::size_t ContinuousGreedySearch::live() const {
+  if (!fixed_) return rows_.size();
+  return static_cast<std::size_t>(std::count_if(rows_.begin(), rows_.end(), [](const Row& row) { return !row.free; }));
 }
 
 std::size_t ContinuousGreedySearch::waiting() const {
@@ -103,8 +119,9 @@ std::size_t ContinuousGreedySearch::joinAtOnce() const {
 }
 
 std::vector<const std::vector<int>*> ContinuousGreedySearch::targetsOf(const std::deque<Row>& rows) {
+  static const std::vector<int> nothing;  // a free slot may produce nothing
   std::vector<const std::vector<int>*> lists;
-  for (const auto& row : rows) lists.push_back(&row.targets);
+  for (const auto& row : rows) lists.push_back(row.free ? &nothing : &row.targets);
   return lists;
 }
 
@@ -152,10 +169,70 @@ void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group 
   for (std::size_t k = 0; k < slots.size(); ++k) rows_[static_cast<std::size_t>(slots[k])] = std::move(block.rows[k]);
 }
 
+void ContinuousGreedySearch::start(Group block) {
+  const auto count = static_cast<int64_t>(block.rows.size());
+  std::vector<int64_t> rows(capacity_, 0);  // the free slots: copies of the first row
+  std::iota(rows.begin(), rows.begin() + count, int64_t{0});
+  const auto index = onDevice(rows, device_);
+  int64_t limit = 1;
+  for (const auto& row : block.rows) limit = std::max(limit, row.limit);
+  memory_ = block.memory.select(index).withSourceLength(roundedUp(block.memory.sourceLength()));
+  stateLength_ = roundedUp(limit);
+  state_ = model_->decoder().withFixedLength(block.initial.select(index), stateLength_);
+  previous_ = torch::full({static_cast<int64_t>(capacity_)}, int64_t{SpecialIds::kBos},
+                          torch::TensorOptions().dtype(torch::kInt64).device(device_));
+  for (auto& row : block.rows) {
+    keepingAttention_ += row.keepAttention ? 1 : 0;
+    rows_.push_back(std::move(row));
+  }
+  while (rows_.size() < capacity_) {
+    rows_.emplace_back();
+    rows_.back().free = true;
+  }
+  if (shortlist_) sliceForLiveRows();
+}
+
+void ContinuousGreedySearch::fillFreeSlots() {
+  std::vector<int64_t> slots;
+  for (std::size_t r = 0; r < rows_.size(); ++r)
+    if (rows_[r].free) slots.push_back(static_cast<int64_t>(r));
+  if (slots.empty() || slots.size() < joinAtOnce()) return;
+  slots.resize(std::min(slots.size(), waiting()));
+  if (slots.empty()) return;
+  Group block = takeWaiting(slots.size());
+  if (block.memory.sourceLength() > memory_.sourceLength())
+    memory_ = memory_.withSourceLength(roundedUp(block.memory.sourceLength()));
+  int64_t limit = 0;
+  for (const auto& row : block.rows) limit = std::max(limit, row.limit);
+  if (limit > stateLength_) {
+    stateLength_ = roundedUp(limit);
+    state_ = model_->decoder().withFixedLength(state_, stateLength_);
+  }
+  noteJoining(block);
+  if (shortlist_ && !sliceStale_)  // the slice holds the newcomers' pieces: their own rows of it
+    slice_.ownPieces.index_copy_(0, onDevice(slots, device_),
+                                 ownPiecesMask(slice_.slice.ids, targetsOf(block.rows), device_));
+  overwrite(slots, std::move(block));
+}
+
+void ContinuousGreedySearch::release(const std::vector<int64_t>& slots) {
+  for (const int64_t slot : slots) {
+    Row& row = rows_[static_cast<std::size_t>(slot)];
+    row = Row{};
+    row.free = true;
+  }
+}
+
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   // room at the start, or after rows ended with nobody waiting; rows join only at a look
-  if (unseen_.empty() && rows_.size() + joinAtOnce() <= capacity_ && !waiting_.empty())
-    append(takeWaiting(capacity_ - rows_.size()));
+  if (unseen_.empty() && !waiting_.empty()) {
+    if (fixed_ && rows_.empty())
+      start(takeWaiting(capacity_));
+    else if (fixed_)
+      fillFreeSlots();
+    else if (rows_.size() + joinAtOnce() <= capacity_)
+      append(takeWaiting(capacity_ - rows_.size()));
+  }
   std::vector<std::pair<std::size_t, Hypothesis>> ended;
   if (rows_.empty()) return ended;
   if (shortlist_ && sliceStale_) sliceForLiveRows();
@@ -186,6 +263,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   std::vector<int64_t> endedSlots;
   for (std::size_t r = 0; r < rows_.size(); ++r) {
     Row& row = rows_[r];
+    if (row.free) continue;
     const auto i = static_cast<int64_t>(r);
     for (int64_t t = 0; t < steps; ++t) {
       const auto token = static_cast<int>(h[t][0][i]);
@@ -212,6 +290,21 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
     }
   }
   if (endedSlots.empty()) return ended;
+  if (fixed_) {
+    release(endedSlots);
+    fillFreeSlots();
+    int64_t longest = 0;
+    for (const auto& row : rows_) longest = row.free ? longest : std::max(longest, row.sourceLength);
+    if (longest == 0) {  // nothing left to run: the next sentences start a batch of their own lengths
+      rows_.clear();
+      memory_ = {};
+      state_ = {};
+      previous_ = at::Tensor();
+    } else if (roundedUp(longest) < memory_.sourceLength()) {
+      memory_ = memory_.withSourceLength(roundedUp(longest)).contiguous();
+    }
+    return ended;
+  }
   // waiting rows take the ended rows' places: a copy of those rows, not of the whole batch
   const std::size_t replaced = shortlist_ ? 0 : std::min(endedSlots.size(), waiting());  // shortlist: joinAtOnce
   if (replaced > 0) overwrite({endedSlots.begin(), endedSlots.begin() + static_cast<std::ptrdiff_t>(replaced)},

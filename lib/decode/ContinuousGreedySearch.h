@@ -24,6 +24,16 @@ namespace nmt {
 // Call under inference mode.
 class ContinuousGreedySearch {
  public:
+  // How the running tensors follow the rows. Shrinking (a CPU's): rows that end leave the batch (a
+  // copy of the rows that stay), the memory is cut to the longest live source. Fixed (a GPU's): the
+  // batch keeps `capacity` rows; a row that ends leaves a free slot that runs on unread until a
+  // newcomer takes it; the memory's source axis and the Transformer's caches are padded to multiples
+  // of kLengthStep (its caches at a fixed length: Decoder::withFixedLength). A step's shapes then
+  // change only when those lengths do, as a CUDA graph needs, and a GPU copies no rows that stay
+  // (a free slot's step costs it next to nothing). Automatic: fixed on a GPU, shrinking on a CPU.
+  enum class Shape { kAutomatic, kShrinking, kFixed };
+  static constexpr int64_t kLengthStep = 16;
+
   struct Row {
     std::size_t tag;
     int64_t sourceLength;  // with </s>
@@ -32,6 +42,7 @@ class ContinuousGreedySearch {
     Hypothesis hypothesis;
     std::vector<float> attention;  // steps x sourceLength, row-major
     std::vector<int> targets;      // with a shortlist: the pieces it may produce
+    bool free = false;             // a fixed-shape batch's slot that no sentence holds
   };
   // Sentences encoded together, waiting to join: rows with their encoder memory and initial
   // decoder state, row-aligned.
@@ -50,7 +61,7 @@ class ContinuousGreedySearch {
   // what it made since. 0: automatic (stepsBetweenChecks, DecodingOptions.h). The same pieces either way
   // (to float rounding).
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
-                         bool scores = true, int64_t stepsBetweenLooks = 0);
+                         bool scores = true, int64_t stepsBetweenLooks = 0, Shape shape = Shape::kAutomatic);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
@@ -64,8 +75,10 @@ class ContinuousGreedySearch {
            const std::vector<bool>& keepAttention) {
     add(encode(model_, limits_, sources, tags, keepAttention, shortlist_));
   }
-  std::size_t live() const { return rows_.size(); }
+  std::size_t live() const;  // rows that hold a sentence
   std::size_t waiting() const;
+  bool fixedShape() const { return fixed_; }
+  int64_t batchRows() const { return previous_.defined() ? previous_.size(0) : 0; }  // free slots included
   // Lets waiting rows join while the running batch has room, then one decoder step over every
   // live row; waiting rows take the places of rows that ended (a copy of those rows only).
   // Returns the rows that ended (</s> or their length limit) with their tags, at a look (none between).
@@ -77,6 +90,9 @@ class ContinuousGreedySearch {
   static Group stacked(Group a, Group b);
   void append(Group block);                                         // after the running rows
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
+  void start(Group block);  // a fixed-shape batch's first rows, the rest free slots
+  void fillFreeSlots();     // a fixed-shape batch's free slots taken by waiting rows, as many as wait
+  void release(const std::vector<int64_t>& slots);  // a fixed-shape batch's ended rows become free slots
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
   void noteJoining(const Group& block);
   static std::vector<const std::vector<int>*> targetsOf(const std::deque<Row>& rows);
@@ -89,15 +105,17 @@ class ContinuousGreedySearch {
   const Shortlist* shortlist_;
   bool scores_;
   int64_t stepsBetweenLooks_;
+  bool fixed_;
   std::vector<at::Tensor> unseen_;           // the steps since the last look: [1 or 2, live] tokens (and scores)
   std::vector<at::Tensor> unseenAttention_;  // and their attention [live, source length], if any row keeps it
   BatchShortlist slice_;       // with a shortlist: at least the live rows' pieces; ownPieces a row per live row
   bool sliceStale_ = false;    // a row joined whose pieces slice_ lacks
   std::deque<Group> waiting_;  // encoded groups that have not joined yet, each longest source first
-  std::deque<Row> rows_;       // in the order of the running tensors' batch dimension
+  std::deque<Row> rows_;       // in the order of the running tensors' batch dimension (free slots too)
   std::size_t keepingAttention_ = 0;  // live rows that keep attention
   DecoderMemory memory_;
   DecoderState state_;
+  int64_t stateLength_ = 0;  // fixed shape: the positions a row the state has room for (Decoder::withFixedLength)
   at::Tensor previous_;  // [live] the last token of each row
 };
 

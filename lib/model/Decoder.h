@@ -31,6 +31,12 @@ class Decoder {
   // sentence's); undefined: row i reads row i.
   virtual DecoderStep step(const at::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                            const OutputSlice* slice, const at::Tensor& memoryRows) = 0;
+  // The state (initial, or fixed already) with room for `length` positions a row at shapes that stay:
+  // each step then writes a row's position into that row's own place, where a growing state appends
+  // one for every row (the Transformer's caches, padded in front for rows that joined later). For a
+  // running batch whose step must keep its shapes (a CUDA graph's). A row takes at most `length`
+  // steps: later ones write over its last position. A decoder whose state does not grow returns it.
+  virtual DecoderState withFixedLength(const DecoderState& state, int64_t /*length*/) const { return state; }
   // Whether step reads memoryRows where they are on this device; otherwise it copies the rows
   // out every step, and a search had better select the memory's rows itself when they change.
   virtual bool readsMemoryRowsInPlace(const c10::Device&) const { return false; }

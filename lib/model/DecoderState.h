@@ -23,7 +23,10 @@ class RowTensors {
   };
 
   RowTensors() = default;
-  explicit RowTensors(std::vector<Part> parts) : parts_(std::move(parts)) {}
+  // fixedShape: the decoder's mark that steps write into these tensors in place instead of growing
+  // them (Decoder::withFixedLength); every operation below keeps it.
+  explicit RowTensors(std::vector<Part> parts, bool fixedShape = false)
+      : parts_(std::move(parts)), fixedShape_(fixedShape) {}
 
   // The i-th part, for the decoder that made it.
   const at::Tensor& operator[](std::size_t i) const { return parts_[i].tensor; }
@@ -31,6 +34,7 @@ class RowTensors {
   bool empty() const { return parts_.empty(); }
   int64_t rows() const;          // 0 without parts
   int64_t sourceLength() const;  // of the first part with a source axis; 0 without one
+  bool fixedShape() const { return fixedShape_; }
 
   // The given rows, in that order (beams are reordered, ended rows dropped).
   RowTensors select(const at::Tensor& rows) const;
@@ -45,13 +49,15 @@ class RowTensors {
   RowTensors withSourceLength(int64_t length) const;
   RowTensors contiguous() const;
   RowTensors clone() const;
-  // Rows of b after those of a, source axes padded to the longer one; either may be empty.
+  // Rows of b after those of a, source axes padded to the longer one; either may be empty (the
+  // mark is a's, b's where a is empty).
   static RowTensors stacked(const RowTensors& a, const RowTensors& b);
   // Writes block's rows in place of `rows` (in order), padding source axes to the longer one.
   void overwrite(const at::Tensor& rows, const RowTensors& block);
 
  private:
   std::vector<Part> parts_;
+  bool fixedShape_ = false;
 };
 
 struct StateRows;

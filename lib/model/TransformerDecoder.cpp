@@ -51,6 +51,11 @@ torch::Tensor appended(const torch::Tensor& cache, const torch::Tensor& fresh) {
   return buffer.narrow(2, 0, t + T);
 }
 
+// The fixed-length cache [B, H, W, dk] with fresh [B, H, 1, dk] written in place at column columns[b] of row b.
+torch::Tensor writtenAt(const torch::Tensor& cache, const torch::Tensor& fresh, const torch::Tensor& columns) {
+  return cache.scatter_(2, columns.view({-1, 1, 1, 1}).expand(fresh.sizes()), fresh.to(cache.scalar_type()));
+}
+
 }  // namespace
 
 TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t dim, int64_t heads, int64_t feedForward, double dropout) {
@@ -73,10 +78,14 @@ TransformerDecoderLayerOutput TransformerDecoderLayerImpl::forward(const torch::
                                                                    const torch::Tensor& crossValues,
                                                                    const torch::Tensor& sourceMask,
                                                                    const torch::Tensor& crossRows,
-                                                                   const torch::Tensor& selfMask) {
+                                                                   const torch::Tensor& selfMask,
+                                                                   const torch::Tensor& writeColumns) {
   TransformerDecoderLayerOutput out;
   auto [queries, keys, values] = selfAttention_->projectSelf(x, selfAttentionNorm_);
-  if (!is_training() && !keys.requires_grad()) {  // decoding: the caches grow in place (Decoder::step)
+  if (writeColumns.defined()) {
+    keys = writtenAt(pastKeys, keys, writeColumns);
+    values = writtenAt(pastValues, values, writeColumns);
+  } else if (!is_training() && !keys.requires_grad()) {  // decoding: the caches grow in place (Decoder::step)
     keys = appended(pastKeys, keys);
     values = appended(pastValues, values);
   } else if (pastKeys.size(2) > 0) {
@@ -165,9 +174,19 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   // A step: each row at its own position, its padding masked. A whole target (training, forced
   // decoding) starts from the empty state: every row at 0, nothing to mask.
   const bool step = T == 1;
-  auto x = drop(dropout_, step ? positions_->atPositions(embedded, state[nextPositions(L)], cached)
+  // A fixed-length state keeps a row's position p in column p: it sees columns 0..p. A row past the
+  // last column (one that ended and runs on unread, a free slot) writes over the last.
+  const bool fixedLength = step && state.fixedShape();
+  auto positions = state[nextPositions(L)];
+  torch::Tensor ownPositions;
+  if (fixedLength) {
+    positions = positions.clamp_max(cached - 1);
+    ownPositions = torch::arange(cached, positions.options()).unsqueeze(0) <= positions.unsqueeze(1);
+  } else {
+    ownPositions = at::cat({state[selfMask(L)], torch::ones({B, T}, tokens.options().dtype(torch::kBool))}, 1);
+  }
+  auto x = drop(dropout_, step ? positions_->atPositions(embedded, positions, fixedLength ? cached - 1 : cached)
                                : positions_(embedded, cached));
-  const auto ownPositions = at::cat({state[selfMask(L)], torch::ones({B, T}, tokens.options().dtype(torch::kBool))}, 1);
   std::vector<DecoderState::Part> next;
   torch::Tensor lastCross;
   selfAttention_.clear();
@@ -175,7 +194,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   for (std::size_t l = 0; l < layers_->size(); ++l) {
     auto out = layers_[l]->as<TransformerDecoderLayer>()->forward(
         x, state[selfKeys(l)], state[selfKeys(l) + 1], memory[crossKeys(l)], memory[crossKeys(l) + 1], memory[kMask],
-        memoryRows, step ? ownPositions : torch::Tensor());
+        memoryRows, step ? ownPositions : torch::Tensor(), fixedLength ? positions : torch::Tensor());
     x = out.x;
     next.push_back({out.keys, 0, 2});
     next.push_back({out.values, 0, 2});
@@ -196,8 +215,21 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   }
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
-  if (step) forgetUnusedPositions(next);
-  return {logits, DecoderState(std::move(next)), lastCross.mean(1)};
+  if (step && !fixedLength) forgetUnusedPositions(next);
+  return {logits, DecoderState(std::move(next), fixedLength), lastCross.mean(1)};
+}
+
+DecoderState TransformerDecoderImpl::withFixedLength(const DecoderState& state, int64_t length) const {
+  const std::size_t L = layers_->size();
+  TORCH_CHECK(length > 0, "a fixed-length state needs room for a position");
+  TORCH_CHECK(state.fixedShape() || state[selfMask(L)].size(1) == 0,
+              "only an initial or fixed-length state takes a fixed length");
+  const auto padded = state.withSourceLength(length);  // zeros, masked; cut only past every row's last position
+  std::vector<DecoderState::Part> parts;
+  for (std::size_t i = 0; i < selfMask(L); ++i) parts.push_back({padded[i], 0, 2});
+  parts.push_back({padded[selfMask(L)], 0, 1});
+  parts.push_back({padded[nextPositions(L)], 0});
+  return DecoderState(std::move(parts), /*fixedShape=*/true);
 }
 
 // A running batch's cache keeps the positions of rows long gone, masked out for every row that

@@ -33,10 +33,13 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
   // Training passes the whole target with an empty cache; decoding one position at a time.
   // selfMask [B, t + T] bool: the cache positions that are each row's own (undefined: all).
   // crossRows [B]: the row of crossKeys/crossValues/sourceMask each row reads (undefined: its own).
+  // writeColumns [B] (a step of a fixed-length cache): the column of the cache each row's position is
+  // written to, in place; undefined: appended after the t cached ones.
   TransformerDecoderLayerOutput forward(const torch::Tensor& x, const torch::Tensor& pastKeys,
                                         const torch::Tensor& pastValues, const torch::Tensor& crossKeys,
                                         const torch::Tensor& crossValues, const torch::Tensor& sourceMask,
-                                        const torch::Tensor& crossRows, const torch::Tensor& selfMask);
+                                        const torch::Tensor& crossRows, const torch::Tensor& selfMask,
+                                        const torch::Tensor& writeColumns = {});
   // Every linear layer in int8 from now on (--int8).
   void quantize();
 
@@ -64,6 +67,9 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // One step for decoding: previousTokens [B] int64 at the position the state has reached.
   DecoderStep step(const torch::Tensor& previousTokens, const DecoderState& state, const DecoderMemory& memory,
                    const OutputSlice* slice, const torch::Tensor& memoryRows) override;
+  // Each layer's caches padded to `length` positions, a row's position p kept in column p (masked
+  // beyond it): steps write there in place and keep the shapes.
+  DecoderState withFixedLength(const DecoderState& state, int64_t length) const override;
   // on the CPU, the one-query attention reads a shared row of the memory for each row
   bool readsMemoryRowsInPlace(const c10::Device& device) const override { return device.is_cpu(); }
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;

@@ -134,9 +134,9 @@ TEST_CASE("beam search of width 1 is greedy search; wider beams score at least a
 }
 
 // Every search of a model on sources(): greedy, beam 3 (its 3 best) and the running batch (2 rows at a
-// time, so sentences join and leave), each sentence's hypotheses in batch row order.
+// time, so sentences join and leave; shrinking and fixed-shape), each sentence's hypotheses in batch row order.
 struct EverySearch {
-  std::vector<Hypothesis> greedy, running;
+  std::vector<Hypothesis> greedy, running, runningFixed;
   std::vector<std::vector<Hypothesis>> beam;
 };
 EverySearch searchEveryWay(Seq2Seq& model, const Shortlist* shortlist = nullptr, const BatchShortlist* lists = nullptr) {
@@ -147,15 +147,18 @@ EverySearch searchEveryWay(Seq2Seq& model, const Shortlist* shortlist = nullptr,
   out.greedy = greedySearch(model, batch, DecodeLimits{}, false, lists);
   out.beam = beamSearch(model, batch, test::searchOptions(3, 3, 1.0), lists);
   if (!model->decoder().takesNewcomers()) return out;
-  ContinuousGreedySearch running(model, DecodeLimits{}, 2, shortlist);
-  std::vector<std::vector<int>> ids;
-  for (const auto& pair : pairs) ids.push_back(pair.source);
-  running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
-  std::map<std::size_t, Hypothesis> got;
-  for (int step = 0; step < 100 && got.size() < 4; ++step)
-    for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
-  REQUIRE(got.size() == 4);
-  for (std::size_t r = 0; r < 4; ++r) out.running.push_back(got[batch.examples[r]]);
+  for (const auto shape : {ContinuousGreedySearch::Shape::kShrinking, ContinuousGreedySearch::Shape::kFixed}) {
+    ContinuousGreedySearch running(model, DecodeLimits{}, 2, shortlist, true, 0, shape);
+    std::vector<std::vector<int>> ids;
+    for (const auto& pair : pairs) ids.push_back(pair.source);
+    running.add(ids, {0, 1, 2, 3}, {false, false, false, false});
+    std::map<std::size_t, Hypothesis> got;
+    for (int step = 0; step < 100 && got.size() < 4; ++step)
+      for (auto& [tag, h] : running.step()) got.emplace(tag, std::move(h));
+    REQUIRE(got.size() == 4);
+    auto& into = running.fixedShape() ? out.runningFixed : out.running;
+    for (std::size_t r = 0; r < 4; ++r) into.push_back(got[batch.examples[r]]);
+  }
   return out;
 }
 
@@ -194,6 +197,7 @@ TEST_CASE("no search produces <pad> or <s>, nor do they take probability from ot
     REQUIRE(after.beam[r].size() == before.beam[r].size());
     for (std::size_t k = 0; k < after.beam[r].size(); ++k) same(after.beam[r][k], before.beam[r][k]);
     if (!before.running.empty()) same(after.running[r], before.running[r]);
+    if (!before.runningFixed.empty()) same(after.runningFixed[r], before.runningFixed[r]);
   }
 }
 
@@ -273,6 +277,7 @@ TEST_CASE("a shortlist that holds every piece translates as the whole vocabulary
     REQUIRE(listed.beam[r].size() == whole.beam[r].size());
     for (std::size_t k = 0; k < whole.beam[r].size(); ++k) CHECK(listed.beam[r][k].ids == whole.beam[r][k].ids);
     if (!whole.running.empty()) CHECK(listed.running[r].ids == whole.greedy[r].ids);
+    if (!whole.runningFixed.empty()) CHECK(listed.runningFixed[r].ids == whole.greedy[r].ids);
   }
 }
 
@@ -307,6 +312,7 @@ TEST_CASE("with a shortlist a sentence translates as it does alone, and forced d
     };
     same(together.greedy[r], greedy[0]);
     if (!together.running.empty()) same(together.running[r], greedy[0]);
+    if (!together.runningFixed.empty()) same(together.runningFixed[r], greedy[0]);
     REQUIRE(together.beam[r].size() == beam[0].size());
     for (std::size_t k = 0; k < beam[0].size(); ++k) {
       same(together.beam[r][k], beam[0][k]);
@@ -603,11 +609,13 @@ namespace {
 // Runs `search` until every tag in `expected` has ended; `adds` maps a step number to the
 // tags (indices into pairs) added before it, odd tags keeping their attention. Returns the
 // hypotheses by tag and the live-row counts seen.
+// A fixed-shape search runs `capacity` rows whenever it runs any.
 std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuously(
     ContinuousGreedySearch& search, const std::vector<EncodedPair>& pairs,
-    const std::map<int, std::vector<std::size_t>>& adds) {
+    const std::map<int, std::vector<std::size_t>>& adds, int64_t capacity = 0) {
   std::map<std::size_t, Hypothesis> got;
   std::set<std::size_t> liveCounts;
+  std::set<int64_t> batchRows;
   for (int step = 0; step < 300 && got.size() < pairs.size(); ++step) {
     if (auto a = adds.find(step); a != adds.end()) {
       std::vector<std::vector<int>> group;
@@ -620,6 +628,11 @@ std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuou
     }
     for (auto& [tag, h] : search.step()) got.emplace(tag, std::move(h));
     liveCounts.insert(search.live());
+    batchRows.insert(search.batchRows());
+  }
+  if (search.fixedShape()) {
+    batchRows.erase(0);
+    CHECK(batchRows == std::set<int64_t>{capacity});
   }
   return {std::move(got), liveCounts};
 }
@@ -654,30 +667,37 @@ std::vector<EncodedPair> moreSources() {
 
 TEST_CASE("continuous greedy search: sentences joining a running batch between steps get what greedy search gives each alone") {
   // each architecture in turn (the Transformer's rows join with empty caches: the others' positions are
-  // padding they must not see), each way of joining on its own running batch
-  {
-    const std::string architecture = eachArchitecture();
-    auto model = copyModel(architecture);
-    c10::InferenceMode inference;
-    const auto pairs = moreSources();
-    const c10::Device cpu(c10::kCPU);
+  // padding they must not see), each way of joining on its own running batch, shrinking and fixed-shape
+  // (free slots running on unread, lengths padded to multiples of 16)
+  using Shape = ContinuousGreedySearch::Shape;
+  const std::string architecture = eachArchitecture();
+  auto model = copyModel(architecture);
+  c10::InferenceMode inference;
+  const auto pairs = moreSources();
+  const c10::Device cpu(c10::kCPU);
+  for (const auto shape : {Shape::kShrinking, Shape::kFixed}) {
+    CAPTURE(static_cast<int>(shape));
+    const bool fixed = shape == Shape::kFixed;
     {  // joining as they are added, a long one after shorter ones
-      ContinuousGreedySearch running(model, DecodeLimits{}, 64);
-      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 64, nullptr, true, 0, shape);
+      CHECK(running.fixedShape() == fixed);
+      auto [got, liveCounts] =
+          runContinuously(running, pairs, {{0, {0, 1}}, {1, {2}}, {3, {4}}, {5, {3, 5, 6}}}, 64);
       CHECK(running.live() == 0);
+      CHECK(running.batchRows() == 0);
       CHECK(liveCounts.size() >= 3);
       checkEachAsAlone(model, pairs, got);
     }
     {  // waiting for room: at most 2 rows run, the others join as rows end
-      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, 0, shape);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}}, 2);
       CHECK(*liveCounts.rbegin() == 2);
       CHECK(running.waiting() == 0);
       checkEachAsAlone(model, pairs, got);
     }
     {  // without scores: each row's tokens as alone, its score NaN
-      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, /*scores=*/false);
-      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, /*scores=*/false, 0, shape);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}}, 2);
       REQUIRE(got.size() == pairs.size());
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto alone = greedySearch(model, makeBatch(pairs, {i}, cpu), DecodeLimits{});
@@ -688,12 +708,12 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
     }
     for (const int64_t period : {3, 7}) {  // looking at the rows' pieces every few steps (as on a GPU): rows end
       CAPTURE(period);                     // and join at the looks only, each with what it gets alone
-      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, period);
-      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2}}, {4, {3, 4, 5, 6}}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, period, shape);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {0, 1, 2}}, {4, {3, 4, 5, 6}}}, 2);
       CHECK(running.live() == 0);
       checkEachAsAlone(model, pairs, got);
-      ContinuousGreedySearch unscored(model, DecodeLimits{}, 3, nullptr, /*scores=*/false, period);
-      auto [tokens, counts] = runContinuously(unscored, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}});
+      ContinuousGreedySearch unscored(model, DecodeLimits{}, 3, nullptr, /*scores=*/false, period, shape);
+      auto [tokens, counts] = runContinuously(unscored, pairs, {{0, {0, 1, 2, 3, 4, 5, 6}}}, 3);
       REQUIRE(tokens.size() == pairs.size());
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         const auto alone = greedySearch(model, makeBatch(pairs, {i}, cpu), DecodeLimits{});
@@ -702,8 +722,8 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       }
     }
     {  // a longer source taking an ended row's place widens every row's memory
-      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, 0, shape);
+      auto [got, liveCounts] = runContinuously(running, pairs, {{0, {1, 5}}, {1, {4, 0, 2, 3, 6}}}, 2);
       CHECK(*liveCounts.rbegin() == 2);
       checkEachAsAlone(model, pairs, got);
     }
@@ -712,17 +732,18 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       for (int copy = 0; copy < 5; ++copy) many.insert(many.end(), pairs.begin(), pairs.end());
       std::vector<std::size_t> all(many.size());
       std::iota(all.begin(), all.end(), std::size_t{0});
-      ContinuousGreedySearch running(model, DecodeLimits{}, 2);
-      auto [got, liveCounts] = runContinuously(running, many, {{0, all}});
+      ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, 0, shape);
+      auto [got, liveCounts] = runContinuously(running, many, {{0, all}}, 2);
       checkEachAsAlone(model, many, got);
     }
     {  // a limit cuts a row as greedy search does
       const DecodeLimits tight{0.0, 2, 2};
-      ContinuousGreedySearch cut(model, tight, 8);
+      ContinuousGreedySearch cut(model, tight, 8, nullptr, true, 0, shape);
       cut.add({pairs[4].source}, {9}, {false});
       CHECK(cut.waiting() == 1);
       CHECK(cut.step().empty());
       CHECK(cut.waiting() == 0);
+      CHECK(cut.batchRows() == (fixed ? 8 : 1));
       const auto ended = cut.step();
       REQUIRE(ended.size() == 1);
       CHECK(ended[0].first == 9);
@@ -730,6 +751,8 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       CHECK(ended[0].second.ids == greedySearch(model, makeBatch(pairs, {4}, cpu), tight)[0].ids);
     }
   }
+  // automatic: shrinking on a CPU (a free slot's step costs there what a live row's does)
+  CHECK_FALSE(ContinuousGreedySearch(model, DecodeLimits{}, 2).fixedShape());
 }
 
 TEST_CASE("length penalty ranks by log-probability over ((5 + length) / 6)^alpha") {

@@ -80,6 +80,43 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   CHECK(full.attention.masked_select(padded).abs().max().item<float>() == 0.0f);
 }
 
+TEST_CASE("Transformer decoder: a fixed-length state steps as the growing one does, in place, its shapes kept") {
+  torch::manual_seed(21);
+  Seq2Seq model(fullTransformer());
+  model->initialize();
+  model->eval();
+  torch::NoGradGuard noGrad;
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  const int64_t B = 3, T = batch.target.size(1) - 1, W = 8;
+  REQUIRE(T < W);
+  const auto full = model->forward(batch);
+  const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+  const auto memory = model->prepareDecoder(encoded);
+  auto state = model->decoder().withFixedLength(model->initialDecoderState(encoded), W);
+  CHECK(state.fixedShape());
+  const void* cache = state[4].data_ptr();
+  for (int64_t t = 0; t < W + 3; ++t) {  // past W: a row writes over its last position, shapes kept
+    INFO("position ", t);
+    const auto step = model->decodeStep(batch.target.select(1, std::min(t, T - 1)), state, memory);
+    if (t < T) {
+      CHECK(torch::allclose(step.logProbs(), full.logProbs.select(1, t), 1e-5, 1e-5));
+      CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
+    }
+    state = step.state;
+    CHECK(state.fixedShape());
+    CHECK(state[4].sizes() == torch::IntArrayRef({B, 4, W, 4}));
+    CHECK(state[4].data_ptr() == cache);  // written in place
+    const auto seen = torch::arange(W).unsqueeze(0).expand({B, W}) <= std::min(t, W - 1);
+    CHECK(torch::equal(state[6], seen));
+    CHECK(torch::equal(state[7], torch::full({B}, t + 1, torch::kInt64)));
+  }
+  // a growing state that has positions cannot be laid out again
+  const auto grown = model->decodeStep(batch.target.select(1, 0), model->initialDecoderState(encoded), memory).state;
+  CHECK_FALSE(grown.fixedShape());
+  CHECK(errorOf([&] { model->decoder().withFixedLength(grown, W); }).find("only an initial or fixed-length state") !=
+        std::string::npos);
+}
+
 TEST_CASE("Transformer decoder: a position never sees later target tokens, and padding changes nothing") {
   torch::manual_seed(22);
   Seq2Seq model(fullTransformer());
