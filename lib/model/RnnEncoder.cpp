@@ -3,6 +3,9 @@
 #include "model/Layers.h"
 #include "tokenization/SpecialIds.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace nmt {
 
 namespace rnn = torch::nn::utils::rnn;
@@ -70,7 +73,12 @@ EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::
     auto [outputs, h] = (*int8Gru_)(embedded, lengths.cpu());
     return {outputs, mask, bridge(h, torch::Tensor())};
   }
-  const auto packed = rnn::pack_padded_sequence(embedded, lengths.cpu(), /*batch_first=*/true, /*enforce_sorted=*/false);
+  const auto hostLengths = lengths.to(torch::kCPU, torch::kLong).contiguous();
+  // rows by decreasing length already (every translation batch): no order for the RNN to apply, which
+  // a GPU would receive from the host's pageable memory, waiting for its queue to empty first
+  const int64_t* length = hostLengths.data_ptr<int64_t>();
+  const bool sorted = std::is_sorted(length, length + hostLengths.numel(), std::greater<>());
+  const auto packed = rnn::pack_padded_sequence(embedded, hostLengths, /*batch_first=*/true, /*enforce_sorted=*/sorted);
   torch::Tensor h, c, outputs;
   auto unpack = [&](const rnn::PackedSequence& packedOut) {
     return std::get<0>(

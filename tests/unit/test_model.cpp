@@ -83,6 +83,25 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
   }
 }
 
+TEST_CASE("the RNN encoder reads rows in any order: each row's outputs and final state as in decreasing length") {
+  for (const std::string cell : {"gru", "lstm"}) {
+    INFO(cell);
+    torch::manual_seed(5);
+    Seq2Seq model(smallConfig(cell, true, 2));
+    model->initialize();
+    model->eval();
+    torch::NoGradGuard noGrad;
+    const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);  // decreasing source lengths: 6, 4, 3
+    REQUIRE(batch.sourceLengths[0].item<int64_t>() > batch.sourceLengths[2].item<int64_t>());
+    const auto sorted = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
+    const auto order = torch::tensor(std::vector<int64_t>{2, 0, 1});  // 3, 6, 4
+    const auto mixed = model->encode(batch.source.index_select(0, order), batch.sourceLengths.index_select(0, order),
+                                     batch.sourceMask.index_select(0, order));
+    CHECK(torch::allclose(mixed.outputs, sorted.outputs.index_select(0, order), 1e-6, 1e-6));
+    CHECK(torch::allclose(mixed.initialState.h, sorted.initialState.h.index_select(1, order), 1e-6, 1e-6));
+  }
+}
+
 TEST_CASE("attention rows sum to 1 and are exactly 0 on padded source positions") {
   torch::manual_seed(2);
   Seq2Seq model(smallConfig("gru"));
