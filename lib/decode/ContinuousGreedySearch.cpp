@@ -148,7 +148,10 @@ void ContinuousGreedySearch::append(Group block) {
     const auto joining = ownPiecesMask(slice_.slice.ids, targetsOf(block.rows), device_);
     slice_.ownPieces = rows_.empty() ? joining : torch::cat({slice_.ownPieces, joining}, 0);
   }
-  for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
+  for (auto& row : block.rows) {
+    keepingAttention_ += row.keepAttention ? 1 : 0;
+    row.joinedAt = steps_;
+  }
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty()) block.memory = block.memory.clone();
   Group running{std::move(rows_), memory_, state_};
@@ -160,8 +163,11 @@ void ContinuousGreedySearch::append(Group block) {
   previous_ = previous_.defined() ? torch::cat({previous_, starts}, 0) : starts;
 }
 
-void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {  // without a shortlist only
-  for (const auto& row : block.rows) keepingAttention_ += row.keepAttention ? 1 : 0;
+void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
+  for (auto& row : block.rows) {
+    keepingAttention_ += row.keepAttention ? 1 : 0;
+    row.joinedAt = steps_;
+  }
   const auto index = onDevice(slots, device_);
   memory_.overwrite(index, block.memory);
   state_.overwrite(index, block.initial);
@@ -223,6 +229,19 @@ void ContinuousGreedySearch::release(const std::vector<int64_t>& slots) {
   }
 }
 
+// A growing state (the Transformer's caches) keeps every position since the batch's oldest row joined, those
+// of rows long gone masked for the rows that joined after them: without a cut it would grow for as long as
+// the batch runs. Every 16 positions, those older than the oldest row's first are cut once they are a
+// quarter of them.
+void ContinuousGreedySearch::forgetGonePositions() {
+  const int64_t length = state_.sourceLength();  // a growing state's axis of positions
+  if (length == 0 || length % 16 != 0) return;
+  int64_t oldest = 0;
+  for (const auto& row : rows_) oldest = std::max(oldest, steps_ - row.joinedAt);
+  const int64_t unused = length - oldest;
+  if (unused * 4 >= length) state_ = model_->decoder().withoutFirstPositions(state_, unused);
+}
+
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   // room at the start, or after rows ended with nobody waiting; rows join only at a look
   if (unseen_.empty() && !waiting_.empty()) {
@@ -244,6 +263,8 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
                             : next.to(torch::kFloat64).unsqueeze(0));
   if (keepingAttention_ > 0) unseenAttention_.push_back(step.attention);
   state_ = step.state;
+  ++steps_;
+  if (!fixed_) forgetGonePositions();
   previous_ = next;  // a row that has ended runs on until the look, which drops what it made since
   if (static_cast<int64_t>(unseen_.size()) < stepsBetweenLooks_) return ended;
 

@@ -43,6 +43,7 @@ class ContinuousGreedySearch {
     std::vector<float> attention;  // steps x sourceLength, row-major
     std::vector<int> targets;      // with a shortlist: the pieces it may produce
     bool free = false;             // a fixed-shape batch's slot that no sentence holds
+    int64_t joinedAt = 0;          // the search's step count when it joined: its positions are those since
   };
   // Sentences encoded together, waiting to join: rows with their encoder memory and initial
   // decoder state, row-aligned.
@@ -79,6 +80,8 @@ class ContinuousGreedySearch {
   std::size_t waiting() const;
   bool fixedShape() const { return fixed_; }
   int64_t batchRows() const { return previous_.defined() ? previous_.size(0) : 0; }  // free slots included
+  // The positions the decoder state keeps a row (the Transformer's caches; 0 where it keeps none).
+  int64_t statePositions() const { return state_.sourceLength(); }
   // Lets waiting rows join while the running batch has room, then one decoder step over every
   // live row; waiting rows take the places of rows that ended (a copy of those rows only).
   // Returns the rows that ended (</s> or their length limit) with their tags, at a look (none between).
@@ -93,6 +96,7 @@ class ContinuousGreedySearch {
   void start(Group block);  // a fixed-shape batch's first rows, the rest free slots
   void fillFreeSlots();     // a fixed-shape batch's free slots taken by waiting rows, as many as wait
   void release(const std::vector<int64_t>& slots);  // a fixed-shape batch's ended rows become free slots
+  void forgetGonePositions();  // a shrinking batch's: the state's positions older than its oldest row's first
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
   void noteJoining(const Group& block);
   static std::vector<const std::vector<int>*> targetsOf(const std::deque<Row>& rows);
@@ -115,6 +119,7 @@ class ContinuousGreedySearch {
   std::size_t keepingAttention_ = 0;  // live rows that keep attention
   DecoderMemory memory_;
   DecoderState state_;
+  int64_t steps_ = 0;  // decoder steps taken
   int64_t stateLength_ = 0;  // fixed shape: the positions a row the state has room for (Decoder::withFixedLength)
   at::Tensor previous_;  // [live] the last token of each row
 };

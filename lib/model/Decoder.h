@@ -37,6 +37,10 @@ class Decoder {
   // running batch whose step must keep its shapes (a CUDA graph's). A row takes at most `length`
   // steps: later ones write over its last position. A decoder whose state does not grow returns it.
   virtual DecoderState withFixedLength(const DecoderState& state, int64_t /*length*/) const { return state; }
+  // A growing state without its first `count` positions of every row: positions that no row of it sees
+  // any more (a running batch's, of rows long gone; the rows' positions are counted on the host, so
+  // that no step reads the device back). A decoder whose state does not grow returns it.
+  virtual DecoderState withoutFirstPositions(const DecoderState& state, int64_t /*count*/) const { return state; }
   // Whether step reads memoryRows where they are on this device; otherwise it copies the rows
   // out every step, and a search had better select the memory's rows itself when they change.
   virtual bool readsMemoryRowsInPlace(const c10::Device&) const { return false; }

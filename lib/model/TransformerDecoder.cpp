@@ -215,7 +215,6 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   }
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
-  if (step && !fixedLength) forgetUnusedPositions(next);
   return {logits, DecoderState(std::move(next), fixedLength), lastCross.mean(1)};
 }
 
@@ -232,19 +231,15 @@ DecoderState TransformerDecoderImpl::withFixedLength(const DecoderState& state, 
   return DecoderState(std::move(parts), /*fixedShape=*/true);
 }
 
-// A running batch's cache keeps the positions of rows long gone, masked out for every row that
-// joined after them: without a cut it would grow for as long as the batch runs. Every 16 steps, the
-// positions older than the oldest live row's first are cut once they are a quarter of the cache.
-void TransformerDecoderImpl::forgetUnusedPositions(std::vector<DecoderState::Part>& parts) const {
+DecoderState TransformerDecoderImpl::withoutFirstPositions(const DecoderState& state, int64_t count) const {
   const std::size_t L = layers_->size();
-  const int64_t length = parts[selfMask(L)].tensor.size(1);
-  if (length % 16 != 0 || parts[nextPositions(L)].tensor.numel() == 0) return;
-  const int64_t unused = length - parts[nextPositions(L)].tensor.max().item<int64_t>();
-  if (unused * 4 < length) return;
-  for (std::size_t i = 0; i <= selfMask(L); ++i) {
-    auto& p = parts[i];
-    p.tensor = p.tensor.narrow(p.sourceDim, unused, length - unused);
-  }
+  TORCH_CHECK(!state.fixedShape(), "a fixed-length state keeps its positions");
+  std::vector<DecoderState::Part> parts;
+  const int64_t length = state[selfMask(L)].size(1);
+  for (std::size_t i = 0; i < selfMask(L); ++i) parts.push_back({state[i].narrow(2, count, length - count), 0, 2});
+  parts.push_back({state[selfMask(L)].narrow(1, count, length - count), 0, 1});
+  parts.push_back({state[nextPositions(L)], 0});
+  return DecoderState(std::move(parts));
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {

@@ -70,6 +70,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   // Each layer's caches padded to `length` positions, a row's position p kept in column p (masked
   // beyond it): steps write there in place and keep the shapes.
   DecoderState withFixedLength(const DecoderState& state, int64_t length) const override;
+  DecoderState withoutFirstPositions(const DecoderState& state, int64_t count) const override;
   // on the CPU, the one-query attention reads a shared row of the memory for each row
   bool readsMemoryRowsInPlace(const c10::Device& device) const override { return device.is_cpu(); }
   OutputSlice sliceOutput(const std::vector<int>& ids) const override;
@@ -111,7 +112,6 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
   // Projected memory keys or values [B, H, S, dk] as the steps keep them: contiguous, bfloat16 with int8 layers.
   torch::Tensor cacheOf(const torch::Tensor& projected) const;
-  void forgetUnusedPositions(std::vector<DecoderState::Part>& parts) const;
 
   ModelConfig config_;
   torch::nn::Embedding embedding_{nullptr};

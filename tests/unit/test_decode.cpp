@@ -612,10 +612,13 @@ namespace {
 // A fixed-shape search runs `capacity` rows whenever it runs any.
 std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuously(
     ContinuousGreedySearch& search, const std::vector<EncodedPair>& pairs,
-    const std::map<int, std::vector<std::size_t>>& adds, int64_t capacity = 0) {
+    const std::map<int, std::vector<std::size_t>>& adds, int64_t capacity = 0, int64_t* steps = nullptr,
+    int64_t* mostStatePositions = nullptr) {
   std::map<std::size_t, Hypothesis> got;
   std::set<std::size_t> liveCounts;
   std::set<int64_t> batchRows;
+  if (steps) *steps = 0;
+  if (mostStatePositions) *mostStatePositions = 0;
   for (int step = 0; step < 300 && got.size() < pairs.size(); ++step) {
     if (auto a = adds.find(step); a != adds.end()) {
       std::vector<std::vector<int>> group;
@@ -629,6 +632,8 @@ std::pair<std::map<std::size_t, Hypothesis>, std::set<std::size_t>> runContinuou
     for (auto& [tag, h] : search.step()) got.emplace(tag, std::move(h));
     liveCounts.insert(search.live());
     batchRows.insert(search.batchRows());
+    if (steps) ++*steps;
+    if (mostStatePositions) *mostStatePositions = std::max(*mostStatePositions, search.statePositions());
   }
   if (search.fixedShape()) {
     batchRows.erase(0);
@@ -733,8 +738,20 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       std::vector<std::size_t> all(many.size());
       std::iota(all.begin(), all.end(), std::size_t{0});
       ContinuousGreedySearch running(model, DecodeLimits{}, 2, nullptr, true, 0, shape);
-      auto [got, liveCounts] = runContinuously(running, many, {{0, all}}, 2);
+      int64_t steps = 0, mostPositions = 0;
+      auto [got, liveCounts] = runContinuously(running, many, {{0, all}}, 2, &steps, &mostPositions);
       checkEachAsAlone(model, many, got);
+      if (architecture == "transformer") {  // the caches stay short: their rows' own positions and a few more
+        CAPTURE(steps);
+        const int64_t longest = DecodeLimits{}.maxLength(12);  // the 11-piece source's, with </s>
+        if (fixed)  // room for the longest translation allowed, in steps of 16
+          CHECK(mostPositions == (longest + 15) / 16 * 16);
+        else
+          CHECK(mostPositions <= 64);  // 47 here; without the cuts, as many as the steps
+        CHECK(steps > 100);
+      } else {
+        CHECK(mostPositions == 0);
+      }
     }
     {  // a limit cuts a row as greedy search does
       const DecodeLimits tight{0.0, 2, 2};
