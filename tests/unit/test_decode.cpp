@@ -866,20 +866,26 @@ TEST_CASE("CUDA: greedy search makes the host wait at its looks at the rows, not
     wantOfPair[batch.examples[r]] = want[r].ids;
   }
 
-  // the running batch, 3 rows for 6 sentences: rows end and join at the looks
-  ContinuousGreedySearch running(cuda, DecodeLimits{}, 3, nullptr, /*scores=*/false);
-  std::vector<std::vector<int>> group;
-  for (const auto& p : pairs) group.push_back(p.source);
-  std::map<std::size_t, Hypothesis> tokens;
-  int64_t runningSteps = 0;
-  const HostWaitCounter counter;
-  running.add(group, all, std::vector<bool>(group.size(), false));
-  for (; runningSteps < 1000 && tokens.size() < pairs.size(); ++runningSteps)
-    for (auto& [tag, h] : running.step()) tokens.emplace(tag, std::move(h));
-  CAPTURE(runningSteps);
-  CHECK(counter.waits() <= encoding + looksIn(runningSteps) + runningSteps / 16 + 2);
-  REQUIRE(tokens.size() == pairs.size());
-  for (std::size_t i = 0; i < pairs.size(); ++i) CHECK(tokens[i].ids == wantOfPair[i]);
+  // the running batch, 3 rows for 6 sentences: rows end and join at the looks; fixed-shape (a GPU's
+  // automatic choice) and shrinking
+  using Shape = ContinuousGreedySearch::Shape;
+  CHECK(ContinuousGreedySearch(cuda, DecodeLimits{}, 3).fixedShape());
+  for (const auto shape : {Shape::kFixed, Shape::kShrinking}) {
+    CAPTURE(static_cast<int>(shape));
+    ContinuousGreedySearch running(cuda, DecodeLimits{}, 3, nullptr, /*scores=*/false, 0, shape);
+    std::vector<std::vector<int>> group;
+    for (const auto& p : pairs) group.push_back(p.source);
+    std::map<std::size_t, Hypothesis> tokens;
+    int64_t runningSteps = 0;
+    const HostWaitCounter counter;
+    running.add(group, all, std::vector<bool>(group.size(), false));
+    for (; runningSteps < 1000 && tokens.size() < pairs.size(); ++runningSteps)
+      for (auto& [tag, h] : running.step()) tokens.emplace(tag, std::move(h));
+    CAPTURE(runningSteps);
+    CHECK(counter.waits() <= encoding + looksIn(runningSteps) + runningSteps / 16 + 2);
+    REQUIRE(tokens.size() == pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) CHECK(tokens[i].ids == wantOfPair[i]);
+  }
 }
 
 TEST_CASE("greedy search equals step-by-step argmax and keeps to its length limits") {
