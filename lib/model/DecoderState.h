@@ -82,7 +82,7 @@ struct DecoderStep {
 
 struct DecoderOutput {
   at::Tensor logProbs;   // [B, T, V]
-  at::Tensor attention;  // [B, T, S]
+  at::Tensor attention;  // [B, T, S]; undefined where training ran fused attention (a Transformer decoder on a GPU)
   at::Tensor inputs;     // [B, T] the tokens actually fed at each step
 };
 

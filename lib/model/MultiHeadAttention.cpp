@@ -3,6 +3,7 @@
 #include "kernels/InferenceAttention.h"
 #include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
+#include "util/TorchCompat.h"
 
 #include <cmath>
 #include <limits>
@@ -58,6 +59,17 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
                                                                                  const torch::Tensor& sharedKeyMask,
                                                                                  bool causal, const torch::Tensor& keyRows) {
   const int64_t B = q.size(0), Sq = q.size(2), Sk = sharedKeys.size(2);
+  if (usesFusedAttention(q, keyRows)) {  // training on a GPU: LibTorch's fused kernels, no weights kept
+    at::Tensor allowed = sharedKeyMask.defined() ? sharedKeyMask.view({B, 1, 1, Sk}) : at::Tensor();
+    const bool future = causal && Sq > 1;
+    if (future && (allowed.defined() || Sq != Sk)) {  // the queries are the last Sq positions
+      const auto seen = torch::ones({Sq, Sk}, q.options().dtype(torch::kBool)).tril(Sk - Sq);
+      allowed = allowed.defined() ? allowed.logical_and(seen) : seen;
+    }
+    const auto heads = compat::fusedAttention(q, sharedKeys, sharedValues, allowed, dropout_->options.p(),
+                                              future && !allowed.defined());
+    return {outputProjection(heads.transpose(1, 2).reshape({B, Sq, dim_})), torch::Tensor()};
+  }
   // One query a row (a decoding step): each head's scores and context are dot products, one
   // element-wise kernel each; bmm would run a tiny matrix product (and its packing) per row and head.
   const bool oneQuery = Sq == 1 && !is_training();
@@ -100,6 +112,10 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
                               : torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
   return {outputProjection(joined), weights};
+}
+
+bool MultiHeadAttentionImpl::usesFusedAttention(const torch::Tensor& q, const torch::Tensor& keyRows) const {
+  return compat::kHasFusedAttention && is_training() && q.is_cuda() && !keyRows.defined();
 }
 
 void MultiHeadAttentionImpl::quantize(bool selfAttention) {

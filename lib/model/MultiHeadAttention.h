@@ -44,6 +44,8 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
                                                   const torch::Tensor& values, const torch::Tensor& keyMask,
                                                   bool causal = false, const torch::Tensor& keyRows = {});
   // attend() for queries already projected and split into heads ([B, H, Sq, dk]: projectSelf's).
+  // Training on a GPU, where LibTorch has them, runs its fused kernels (compat::fusedAttention), which
+  // keep no weights: the weights returned are undefined there.
   std::tuple<torch::Tensor, torch::Tensor> attendProjected(const torch::Tensor& q, const torch::Tensor& keys,
                                                            const torch::Tensor& values, const torch::Tensor& keyMask,
                                                            bool causal = false, const torch::Tensor& keyRows = {});
@@ -56,6 +58,7 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& x) const;  // [B, S, d] -> [B, H, S, dk]
+  bool usesFusedAttention(const torch::Tensor& q, const torch::Tensor& keyRows) const;
 
   int64_t dim_, heads_, headDim_;
   std::shared_ptr<const Int8Linear> int8QueryKeyValue_;  // quantized: W_Q, W_K and W_V stacked (projectSelf)

@@ -199,7 +199,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
     next.push_back({out.keys, 0, 2});
     next.push_back({out.values, 0, 2});
     lastCross = out.crossWeights;
-    if (keep_) {
+    if (keep_ && out.selfWeights.defined()) {  // none where fused attention ran (training on a GPU)
       selfAttention_.push_back(out.selfWeights.detach());
       crossAttention_.push_back(out.crossWeights.detach());
     }
@@ -215,7 +215,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
   }
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
-  return {logits, DecoderState(std::move(next), fixedLength), lastCross.mean(1)};
+  return {logits, DecoderState(std::move(next), fixedLength), lastCross.defined() ? lastCross.mean(1) : torch::Tensor()};
 }
 
 DecoderState TransformerDecoderImpl::withFixedLength(const DecoderState& state, int64_t length) const {

@@ -57,7 +57,7 @@ EncoderOutput TransformerEncoderImpl::forward(const torch::Tensor& source, const
   for (const auto& layer : *layers_) {
     auto [y, weights] = layer->as<TransformerEncoderLayer>()->forward(x, mask);
     x = y;
-    if (keep_) selfAttention_.push_back(weights.detach());
+    if (keep_ && weights.defined()) selfAttention_.push_back(weights.detach());  // none where fused (training on a GPU)
   }
   const auto maskF = mask.unsqueeze(-1).to(x.dtype());
   const auto outputs = finalNorm_(x) * maskF;  // zero at padded positions

@@ -15,6 +15,12 @@
 #define NMT_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+#if NMT_TORCH_AT_LEAST(2, 0)
+#include <ATen/ops/scaled_dot_product_attention.h>
+#else
+#include <ATen/core/Tensor.h>
+#endif
+
 namespace c10d {
 class Backend;
 class ProcessGroup;
@@ -72,6 +78,26 @@ inline void setAutocast(c10::DeviceType type, bool enabled, c10::ScalarType dtyp
     at::autocast::set_autocast_cpu_dtype(dtype);
     at::autocast::set_cpu_enabled(enabled);
   }
+#endif
+}
+
+// LibTorch's fused attention, at::scaled_dot_product_attention (from 2.0; on a GPU its flash and
+// memory-efficient kernels, which keep no attention weights).
+constexpr bool kHasFusedAttention = NMT_TORCH_AT_LEAST(2, 0);
+
+// softmax(q k^T / sqrt(dk)) v over the keys `allowed` lets each query see, with dropout on the weights:
+// q [B, H, Sq, dk], k and v [B, H, Sk, dk], allowed bool broadcasting to [B, H, Sq, Sk] (true: seen;
+// undefined: every key). causal (Sq == Sk, without `allowed`): query i sees keys 0..i. An error where
+// !kHasFusedAttention.
+inline at::Tensor fusedAttention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                 const at::Tensor& allowed, double dropout, bool causal) {
+#if NMT_TORCH_AT_LEAST(2, 0)
+  return at::scaled_dot_product_attention(q, k, v, allowed.defined() ? c10::optional<at::Tensor>(allowed) : c10::nullopt,
+                                          dropout, causal);
+#else
+  (void)q, (void)k, (void)v, (void)allowed, (void)dropout, (void)causal;
+  TORCH_CHECK(false, "fused attention needs LibTorch 2.0 or later (this is ", TORCH_VERSION, ")");
+  return at::Tensor();
 #endif
 }
 
