@@ -43,7 +43,7 @@ class ContinuousGreedySearch {
     std::vector<float> attention;  // steps x sourceLength, row-major
     std::vector<int> targets;      // with a shortlist: the pieces it may produce
     bool free = false;             // a fixed-shape batch's slot that no sentence holds
-    int64_t joinedAt = 0;          // the search's step count when it joined: its positions are those since
+    int64_t joinedAt = 0;          // the search's steps when it joined (a growing state's positions of it: those since)
   };
   // Sentences encoded together, waiting to join: rows with their encoder memory and initial
   // decoder state, row-aligned.

@@ -744,11 +744,13 @@ TEST_CASE("continuous greedy search: sentences joining a running batch between s
       if (architecture == "transformer") {  // the caches stay short: their rows' own positions and a few more
         CAPTURE(steps);
         const int64_t longest = DecodeLimits{}.maxLength(12);  // the 11-piece source's, with </s>
-        if (fixed)  // room for the longest translation allowed, in steps of 16
+        REQUIRE(steps >= 64);  // long enough for cuts (153 steps with Debian 12's LibTorch, 88 with 13's)
+        if (fixed) {  // room for the longest translation allowed, in steps of 16
           CHECK(mostPositions == (longest + 15) / 16 * 16);
-        else
-          CHECK(mostPositions <= 64);  // 47 here; without the cuts, as many as the steps
-        CHECK(steps > 100);
+        } else {  // without the cuts, as many as the steps
+          CHECK(mostPositions <= 64);
+          CHECK(mostPositions < steps);
+        }
       } else {
         CHECK(mostPositions == 0);
       }
@@ -856,7 +858,7 @@ TEST_CASE("CUDA: greedy search makes the host wait at its looks at the rows, not
   {
     const HostWaitCounter counter;
     got = greedySearch(cuda, batch, options, nullptr, nullptr);
-    CHECK(counter.waits() <= encoding + 2 * looksIn(steps) + steps / 16 + 2);
+    CHECK(counter.waits() <= encoding + 2 * looksIn(steps) + 2);  // none a step (nor every 16: no cache cut reads back)
   }
   const auto want = greedySearch(cpu, makeBatch(pairs, all, test::kCpuDevice), DecodeLimits{}, false);
   REQUIRE(got.size() == want.size());
@@ -882,7 +884,7 @@ TEST_CASE("CUDA: greedy search makes the host wait at its looks at the rows, not
     for (; runningSteps < 1000 && tokens.size() < pairs.size(); ++runningSteps)
       for (auto& [tag, h] : running.step()) tokens.emplace(tag, std::move(h));
     CAPTURE(runningSteps);
-    CHECK(counter.waits() <= encoding + looksIn(runningSteps) + runningSteps / 16 + 2);
+    CHECK(counter.waits() <= encoding + looksIn(runningSteps) + 2);
     REQUIRE(tokens.size() == pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) CHECK(tokens[i].ids == wantOfPair[i]);
   }
