@@ -1,7 +1,8 @@
 // Greedy decoding on a CUDA GPU without the host in the loop (issue #60): how often the host waits for
 // the device per decoder step, looking at the rows every step and every stepsBetweenChecks steps
 // (DecodingOptions.h), with the pieces/s of each; then one decoder step of a full batch (the step and
-// greedy search's pick) captured as a CUDA graph and replayed, against the same steps run eagerly.
+// greedy search's pick) captured as a CUDA graph and replayed, against the same steps run eagerly. The
+// running batch runs each way: shrinking, fixed-shape, and fixed with its steps replayed from CUDA graphs.
 // Built only against a CUDA LibTorch. The shortlist and int8 stay off (float32, the whole vocabulary).
 //   nmt-bench-gpu --model DIR --input test.de [--batch-size 64] [--graph-steps 200] [--device cuda]
 #include "common/AppMain.h"
@@ -260,7 +261,8 @@ int main(int argc, char* argv[]) {
     for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device.is_cpu())}) {
       using Shape = ContinuousGreedySearch::Shape;
       if (running)
-        for (const auto& [shape, name] : {std::pair{Shape::kShrinking, "shrinking"}, std::pair{Shape::kFixed, "fixed"}})
+        for (const auto& [shape, name] : {std::pair{Shape::kShrinking, "shrinking"}, std::pair{Shape::kFixed, "fixed"},
+                                          std::pair{Shape::kFixedReplayed, "replayed"}})
           printRun(fmt::format("running batch of {}, {}", batchSize, name), period,
                    runningBatch(model, sources, batchSize, period, shape));
       printRun(fmt::format("sorted batches of {}", batchSize), period, sortedBatches(model, sources, batchSize, period));

@@ -22,7 +22,8 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       shortlist_(shortlist),
       scores_(scores),
       stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_.is_cpu())),
-      fixed_(shape == Shape::kFixed || (shape == Shape::kAutomatic && !device_.is_cpu())) {
+      fixed_(shape == Shape::kFixed || shape == Shape::kFixedReplayed || (shape == Shape::kAutomatic && !device_.is_cpu())),
+      replayed_(shape == Shape::kFixedReplayed) {
   if (!model_->decoder().takesNewcomers())
     throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
                      model_->config().decoder + ")");
@@ -242,6 +243,52 @@ void ContinuousGreedySearch::forgetGonePositions() {
   if (unused * 4 >= length) state_ = model_->decoder().withoutFirstPositions(state_, unused);
 }
 
+at::Tensor ContinuousGreedySearch::piecesOf(const at::Tensor& next, const at::Tensor& best) const {
+  return scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)}) : next.to(torch::kFloat64).unsqueeze(0);
+}
+
+namespace {
+
+// What a captured step baked in about its buffers: each one's address, sizes and strides.
+void describe(const at::Tensor& t, std::vector<int64_t>& out) {
+  out.push_back(reinterpret_cast<int64_t>(t.data_ptr()));
+  for (const auto n : t.sizes()) out.push_back(n);
+  for (const auto n : t.strides()) out.push_back(n);
+}
+
+}  // namespace
+
+// The step reads previous_, state_ and memory_ and writes the next pieces and state back into previous_
+// and state_, its pieces into stepOut_: buffers that stay while the batch's lengths do (the Transformer's
+// caches are written in place anyway). A captured graph holds their addresses, so a new buffer (a length
+// changed, an eager step replaced the state) means a new capture.
+void ContinuousGreedySearch::replayStep() {
+  std::vector<int64_t> buffers;
+  describe(previous_, buffers);
+  for (std::size_t i = 0; i < state_.size(); ++i) describe(state_[i], buffers);
+  for (std::size_t i = 0; i < memory_.size(); ++i) describe(memory_[i], buffers);
+  if (!graph_ || buffers != graphBuffers_) {
+    graph_.reset();
+    const auto savedPrevious = previous_.clone();
+    const auto savedState = state_.clone();
+    stepOut_ = torch::empty({scores_ ? 2 : 1, previous_.size(0)}, previous_.options().dtype(torch::kFloat64));
+    graph_ = std::make_unique<StepGraph>(
+        [this] {
+          auto step = model_->decodeStep(previous_, state_, memory_, nullptr);
+          auto [best, next] = greedyStep(step.logits, nullptr, at::Tensor(), scores_);
+          for (std::size_t i = 0; i < state_.size(); ++i) state_[i].copy_(step.state[i]);
+          previous_.copy_(next);
+          stepOut_.copy_(piecesOf(next, best));
+        },
+        device_);
+    previous_.copy_(savedPrevious);  // as they were before the warm-up steps
+    for (std::size_t i = 0; i < state_.size(); ++i) state_[i].copy_(savedState[i]);
+    graphBuffers_ = std::move(buffers);
+  }
+  graph_->run();
+  unseen_.push_back(stepOut_.clone());
+}
+
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   // room at the start, or after rows ended with nobody waiting; rows join only at a look
   if (unseen_.empty() && !waiting_.empty()) {
@@ -256,16 +303,18 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   if (rows_.empty()) return ended;
   if (shortlist_ && sliceStale_) sliceForLiveRows();
   const OutputSlice* slice = shortlist_ ? &slice_.slice : nullptr;
-  auto step = model_->decodeStep(previous_, state_, memory_, slice);
-  auto [best, next] = greedyStep(step.logits, slice, shortlist_ ? slice_.ownPieces : at::Tensor(), scores_);
-  // each row's token and log-probability, kept on the device until a look
-  unseen_.push_back(scores_ ? torch::stack({next.to(torch::kFloat64), best.to(torch::kFloat64)})
-                            : next.to(torch::kFloat64).unsqueeze(0));
-  if (keepingAttention_ > 0) unseenAttention_.push_back(step.attention);
-  state_ = step.state;
+  if (replayable()) {
+    replayStep();
+  } else {
+    auto step = model_->decodeStep(previous_, state_, memory_, slice);
+    auto [best, next] = greedyStep(step.logits, slice, shortlist_ ? slice_.ownPieces : at::Tensor(), scores_);
+    unseen_.push_back(piecesOf(next, best));  // kept on the device until a look
+    if (keepingAttention_ > 0) unseenAttention_.push_back(step.attention);
+    state_ = step.state;
+    previous_ = next;  // a row that has ended runs on until the look, which drops what it made since
+  }
   ++steps_;
   if (!fixed_) forgetGonePositions();
-  previous_ = next;  // a row that has ended runs on until the look, which drops what it made since
   if (static_cast<int64_t>(unseen_.size()) < stepsBetweenLooks_) return ended;
 
   // a look: one transfer to the host of the steps since the last (then their attention, if kept)

@@ -7,9 +7,11 @@
 #include "decode/Hypothesis.h"
 #include "model/OutputSlice.h"
 #include "model/Seq2Seq.h"
+#include "util/StepGraph.h"
 
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -31,7 +33,10 @@ class ContinuousGreedySearch {
   // of kLengthStep (its caches at a fixed length: Decoder::withFixedLength). A step's shapes then
   // change only when those lengths do, as a CUDA graph needs, and a GPU copies no rows that stay
   // (a free slot's step costs it next to nothing). Automatic: fixed on a GPU, shrinking on a CPU.
-  enum class Shape { kAutomatic, kShrinking, kFixed };
+  // FixedReplayed: fixed, and each step without a shortlist or kept attention replayed from a CUDA
+  // graph of it on the running buffers (StepGraph), captured anew when a length changes; elsewhere the
+  // same steps on the same buffers. Not automatic yet: not measured on a GPU (issue #60).
+  enum class Shape { kAutomatic, kShrinking, kFixed, kFixedReplayed };
   static constexpr int64_t kLengthStep = 16;
 
   struct Row {
@@ -97,6 +102,9 @@ class ContinuousGreedySearch {
   void fillFreeSlots();     // a fixed-shape batch's free slots taken by waiting rows, as many as wait
   void release(const std::vector<int64_t>& slots);  // a fixed-shape batch's ended rows become free slots
   void forgetGonePositions();  // a shrinking batch's: the state's positions older than its oldest row's first
+  bool replayable() const { return replayed_ && !shortlist_ && keepingAttention_ == 0; }
+  void replayStep();  // one step replayed (captured first where the buffers changed); its pieces in unseen_
+  at::Tensor piecesOf(const at::Tensor& next, const at::Tensor& best) const;  // [1 or 2, rows] float64
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
   void noteJoining(const Group& block);
   static std::vector<const std::vector<int>*> targetsOf(const std::deque<Row>& rows);
@@ -110,6 +118,7 @@ class ContinuousGreedySearch {
   bool scores_;
   int64_t stepsBetweenLooks_;
   bool fixed_;
+  bool replayed_;
   std::vector<at::Tensor> unseen_;           // the steps since the last look: [1 or 2, live] tokens (and scores)
   std::vector<at::Tensor> unseenAttention_;  // and their attention [live, source length], if any row keeps it
   BatchShortlist slice_;       // with a shortlist: at least the live rows' pieces; ownPieces a row per live row
@@ -122,6 +131,9 @@ class ContinuousGreedySearch {
   int64_t steps_ = 0;  // decoder steps taken
   int64_t stateLength_ = 0;  // fixed shape: the positions a row the state has room for (Decoder::withFixedLength)
   at::Tensor previous_;  // [live] the last token of each row
+  std::unique_ptr<StepGraph> graph_;  // replayed: the step on these buffers
+  std::vector<int64_t> graphBuffers_;  // their addresses, sizes and strides when it was captured
+  at::Tensor stepOut_;                 // replayed: the step's piecesOf
 };
 
 }  // namespace nmt

@@ -1,7 +1,9 @@
+#include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "util/BlasKernels.h"
 #include "util/HostWaitCounter.h"
 #include "util/Precision.h"
+#include "util/StepGraph.h"
 #include "util/TorchCompat.h"
 
 #include <doctest/doctest.h>
@@ -58,6 +60,43 @@ TEST_CASE("host waits: LibTorch's wait warnings are counted, not printed; other 
   }
   TORCH_WARN(HostWaitCounter::kWarning);  // the counter gone, its handler is the one before again
   CHECK(before.texts == std::vector<std::string>{"something else", HostWaitCounter::kWarning});
+}
+
+TEST_CASE("step graph: off a GPU the work runs its warm-ups, then once a run") {
+  auto total = torch::zeros({1});
+  int calls = 0;
+  StepGraph graph(
+      [&] {
+        total.add_(1);
+        ++calls;
+      },
+      c10::Device(c10::kCPU), 3);
+  CHECK_FALSE(graph.captured());
+  CHECK((graph.whyNotCaptured() == "not on a GPU" || graph.whyNotCaptured() == "this build has no CUDA"));
+  CHECK(calls == 3);
+  graph.run();
+  graph.run();
+  CHECK(calls == 5);
+  CHECK(total.item<float>() == 5.0f);
+}
+
+TEST_CASE("CUDA: a step graph replays its captured work on the same buffers, its host code run no more") {
+  NMT_REQUIRE_CUDA();
+  auto total = torch::zeros({4}, torch::TensorOptions().device(test::kCudaDevice));
+  int calls = 0;
+  StepGraph graph(
+      [&] {
+        total.add_(torch::ones_like(total) * 2);
+        ++calls;
+      },
+      test::kCudaDevice, 2);
+  INFO(graph.whyNotCaptured());
+  REQUIRE(graph.captured());
+  CHECK(calls == 3);  // 2 warm-ups, then the capture, which records the kernels without running them
+  CHECK(torch::equal(total.cpu(), torch::full({4}, 4.0f)));
+  for (int k = 0; k < 3; ++k) graph.run();
+  CHECK(calls == 3);
+  CHECK(torch::equal(total.cpu(), torch::full({4}, 10.0f)));
 }
 
 TEST_CASE("this machine: LibTorch's BLAS is named, OpenBLAS with its version, kernel set and threads") {
