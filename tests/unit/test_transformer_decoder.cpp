@@ -35,13 +35,19 @@ std::vector<EncodedPair> somePairs() {
   return {{{4, 5, 6, 7, 8}, {9, 10, 11}, 1}, {{4, 5}, {12, 13, 14, 15, 16, 17}, 2}, {{16, 17, 18}, {19}, 3}};
 }
 
-}  // namespace
-
-TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced forward on the same prefix") {
+// A full Transformer, initialized (seed 21) and in eval mode, for decoding tests.
+Seq2Seq decodingTransformer() {
   torch::manual_seed(21);
   Seq2Seq model(fullTransformer());
   model->initialize();
   model->eval();
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced forward on the same prefix") {
+  Seq2Seq model = decodingTransformer();
   torch::NoGradGuard noGrad;
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   const int64_t B = 3, S = batch.source.size(1), T = batch.target.size(1) - 1;
@@ -81,10 +87,7 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
 }
 
 TEST_CASE("Transformer decoder: a fixed-length state steps as the growing one does, in place, its shapes kept") {
-  torch::manual_seed(21);
-  Seq2Seq model(fullTransformer());
-  model->initialize();
-  model->eval();
+  Seq2Seq model = decodingTransformer();
   torch::NoGradGuard noGrad;
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   const int64_t B = 3, T = batch.target.size(1) - 1, W = 8;
