@@ -261,7 +261,8 @@ void describe(const at::Tensor& t, std::vector<int64_t>& out) {
 // The step reads previous_, state_ and memory_ and writes the next pieces and state back into previous_
 // and state_, its pieces into stepOut_: buffers that stay while the batch's lengths do (the Transformer's
 // caches are written in place anyway). A captured graph holds their addresses, so a new buffer (a length
-// changed, an eager step replaced the state) means a new capture.
+// changed, an eager step replaced the state) means a new capture. It holds the model's too, which stay put
+// (the weights; the positional tables, kept for the model's life).
 void ContinuousGreedySearch::replayStep() {
   std::vector<int64_t> buffers;
   describe(previous_, buffers);

@@ -14,19 +14,22 @@ torch::Tensor sinusoidalPositions(int64_t length, int64_t dim, const torch::Tens
   return table.to(options.has_dtype() ? options.dtype().toScalarType() : torch::kFloat32);
 }
 
-void PositionalEncodingImpl::growTable(int64_t length, const torch::Tensor& like) {
-  if (!table_.defined() || table_.size(0) < length || table_.device() != like.device() || table_.dtype() != like.dtype())
-    table_ = sinusoidalPositions(std::max<int64_t>(length, 256), dim_, like.options());
+torch::Tensor PositionalEncodingImpl::tableFor(int64_t length, const torch::Tensor& like) {
+  for (auto t = tables_.rbegin(); t != tables_.rend(); ++t)  // the newest first: the longest of its kind
+    if (t->device() == like.device() && t->dtype() == like.dtype()) {
+      if (t->size(0) >= length) return *t;
+      break;
+    }
+  tables_.push_back(sinusoidalPositions(std::max<int64_t>(length, 256), dim_, like.options()));
+  return tables_.back();
 }
 
 torch::Tensor PositionalEncodingImpl::forward(const torch::Tensor& x, int64_t offset) {
-  growTable(offset + x.size(1), x);
-  return x + table_.narrow(0, offset, x.size(1)).unsqueeze(0);
+  return x + tableFor(offset + x.size(1), x).narrow(0, offset, x.size(1)).unsqueeze(0);
 }
 
 torch::Tensor PositionalEncodingImpl::atPositions(const torch::Tensor& x, const torch::Tensor& positions, int64_t largest) {
-  growTable(largest + 1, x);
-  return x + table_.index_select(0, positions).unsqueeze(1);
+  return x + tableFor(largest + 1, x).index_select(0, positions).unsqueeze(1);
 }
 
 }  // namespace nmt
