@@ -88,7 +88,8 @@ class ContinuousGreedySearch {
   // The positions the decoder state keeps a row (the Transformer's caches; 0 where it keeps none).
   int64_t statePositions() const { return state_.sourceLength(); }
   // Lets waiting rows join while the running batch has room, then one decoder step over every
-  // live row; waiting rows take the places of rows that ended (a copy of those rows only).
+  // live row (and a fixed batch's free slots); waiting rows take the places of rows that ended (a
+  // copy of those rows only).
   // Returns the rows that ended (</s> or their length limit) with their tags, at a look (none between).
   // A kept Hypothesis::attention is [pieces (+ </s>), source length].
   std::vector<std::pair<std::size_t, Hypothesis>> step();
