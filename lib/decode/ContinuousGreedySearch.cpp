@@ -259,7 +259,8 @@ void describe(const at::Tensor& t, std::vector<int64_t>& out) {
 }  // namespace
 
 // The step reads previous_, state_ and memory_ and writes the next pieces and state back into previous_
-// and state_, its pieces into stepOut_: buffers that stay while the batch's lengths do (the Transformer's
+// and state_, its pieces into stepOut_ and its attention into stepAttention_ (kept where a row keeps it):
+// buffers that stay while the batch's lengths do (the Transformer's
 // caches are written in place anyway). A captured graph holds their addresses, so a new buffer (a length
 // changed, an eager step replaced the state) means a new capture. It holds the model's too, which stay put
 // (the weights; the positional tables, kept for the model's life).
@@ -273,6 +274,7 @@ void ContinuousGreedySearch::replayStep() {
     const auto savedPrevious = previous_.clone();
     const auto savedState = state_.clone();
     stepOut_ = torch::empty({scores_ ? 2 : 1, previous_.size(0)}, previous_.options().dtype(torch::kFloat64));
+    stepAttention_ = at::Tensor();
     graph_ = std::make_unique<StepGraph>(
         [this] {
           auto step = model_->decodeStep(previous_, state_, memory_, nullptr);
@@ -280,6 +282,8 @@ void ContinuousGreedySearch::replayStep() {
           for (std::size_t i = 0; i < state_.size(); ++i) state_[i].copy_(step.state[i]);
           previous_.copy_(next);
           stepOut_.copy_(piecesOf(next, best));
+          if (!stepAttention_.defined()) stepAttention_ = torch::empty_like(step.attention);  // a warm-up, not the capture
+          stepAttention_.copy_(step.attention);
         },
         device_);
     previous_.copy_(savedPrevious);  // as they were before the warm-up steps
@@ -288,6 +292,7 @@ void ContinuousGreedySearch::replayStep() {
   }
   graph_->run();
   unseen_.push_back(stepOut_.clone());
+  if (keepingAttention_ > 0) unseenAttention_.push_back(stepAttention_.clone());
 }
 
 std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {

@@ -33,9 +33,9 @@ class ContinuousGreedySearch {
   // of kLengthStep (its caches at a fixed length: Decoder::withFixedLength). A step's shapes then
   // change only when those lengths do, as a CUDA graph needs, and a GPU copies no rows that stay
   // (a free slot's step costs it next to nothing). Automatic: fixed on a GPU, shrinking on a CPU.
-  // FixedReplayed: fixed, and each step without a shortlist or kept attention replayed from a CUDA
-  // graph of it on the running buffers (StepGraph), captured anew when a length changes; elsewhere the
-  // same steps on the same buffers. Not automatic yet: not measured on a GPU (issue #60).
+  // FixedReplayed: fixed, and each step (without a shortlist) replayed from a CUDA graph of it on the
+  // running buffers (StepGraph), captured anew when a length changes; elsewhere the same steps on the
+  // same buffers. Not automatic yet: not measured on a GPU (issue #60).
   enum class Shape { kAutomatic, kShrinking, kFixed, kFixedReplayed };
   static constexpr int64_t kLengthStep = 16;
 
@@ -103,7 +103,7 @@ class ContinuousGreedySearch {
   void fillFreeSlots();     // a fixed-shape batch's free slots taken by waiting rows, as many as wait
   void release(const std::vector<int64_t>& slots);  // a fixed-shape batch's ended rows become free slots
   void forgetGonePositions();  // a shrinking batch's: the state's positions older than its oldest row's first
-  bool replayable() const { return replayed_ && !shortlist_ && keepingAttention_ == 0; }
+  bool replayable() const { return replayed_ && !shortlist_; }
   void replayStep();  // one step replayed (captured first where the buffers changed); its pieces in unseen_
   at::Tensor piecesOf(const at::Tensor& next, const at::Tensor& best) const;  // [1 or 2, rows] float64
   void sliceForLiveRows();  // with a shortlist, once a joining row needs pieces the slice lacks
@@ -135,6 +135,7 @@ class ContinuousGreedySearch {
   std::unique_ptr<StepGraph> graph_;  // replayed: the step on these buffers
   std::vector<int64_t> graphBuffers_;  // their addresses, sizes and strides when it was captured
   at::Tensor stepOut_;                 // replayed: the step's piecesOf
+  at::Tensor stepAttention_;           // and its attention [rows, source length]
 };
 
 }  // namespace nmt
