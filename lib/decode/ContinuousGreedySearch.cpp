@@ -149,10 +149,7 @@ void ContinuousGreedySearch::append(Group block) {
     const auto joining = ownPiecesMask(slice_.slice.ids, targetsOf(block.rows), device_);
     slice_.ownPieces = rows_.empty() ? joining : torch::cat({slice_.ownPieces, joining}, 0);
   }
-  for (auto& row : block.rows) {
-    keepingAttention_ += row.keepAttention ? 1 : 0;
-    row.joinedAt = steps_;
-  }
+  admit(block.rows);
   // alone, an owned copy (stacking copies anyway): rows that end are overwritten in place
   if (rows_.empty()) block.memory = block.memory.clone();
   Group running{std::move(rows_), memory_, state_};
@@ -164,11 +161,28 @@ void ContinuousGreedySearch::append(Group block) {
   previous_ = previous_.defined() ? torch::cat({previous_, starts}, 0) : starts;
 }
 
-void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
-  for (auto& row : block.rows) {
+void ContinuousGreedySearch::admit(std::deque<Row>& joining) {
+  for (auto& row : joining) {
     keepingAttention_ += row.keepAttention ? 1 : 0;
     row.joinedAt = steps_;
   }
+}
+
+int64_t ContinuousGreedySearch::longestLimit(const std::deque<Row>& rows) {
+  int64_t limit = 1;
+  for (const auto& row : rows) limit = std::max(limit, row.limit);
+  return limit;
+}
+
+void ContinuousGreedySearch::emptyBatch() {
+  rows_.clear();
+  memory_ = {};
+  state_ = {};
+  previous_ = at::Tensor();
+}
+
+void ContinuousGreedySearch::overwrite(const std::vector<int64_t>& slots, Group block) {
+  admit(block.rows);
   const auto index = onDevice(slots, device_);
   memory_.overwrite(index, block.memory);
   state_.overwrite(index, block.initial);
@@ -181,17 +195,13 @@ void ContinuousGreedySearch::start(Group block) {
   std::vector<int64_t> rows(capacity_, 0);  // the free slots: copies of the first row
   std::iota(rows.begin(), rows.begin() + count, int64_t{0});
   const auto index = onDevice(rows, device_);
-  int64_t limit = 1;
-  for (const auto& row : block.rows) limit = std::max(limit, row.limit);
   memory_ = block.memory.select(index).withSourceLength(roundedUp(block.memory.sourceLength()));
-  stateLength_ = roundedUp(limit);
+  stateLength_ = roundedUp(longestLimit(block.rows));
   state_ = model_->decoder().withFixedLength(block.initial.select(index), stateLength_);
   previous_ = torch::full({static_cast<int64_t>(capacity_)}, int64_t{SpecialIds::kBos},
                           torch::TensorOptions().dtype(torch::kInt64).device(device_));
-  for (auto& row : block.rows) {
-    keepingAttention_ += row.keepAttention ? 1 : 0;
-    rows_.push_back(std::move(row));
-  }
+  admit(block.rows);
+  for (auto& row : block.rows) rows_.push_back(std::move(row));
   while (rows_.size() < capacity_) {
     rows_.emplace_back();
     rows_.back().free = true;
@@ -209,10 +219,8 @@ void ContinuousGreedySearch::fillFreeSlots() {
   Group block = takeWaiting(slots.size());
   if (block.memory.sourceLength() > memory_.sourceLength())
     memory_ = memory_.withSourceLength(roundedUp(block.memory.sourceLength()));
-  int64_t limit = 0;
-  for (const auto& row : block.rows) limit = std::max(limit, row.limit);
-  if (limit > stateLength_) {
-    stateLength_ = roundedUp(limit);
+  if (longestLimit(block.rows) > stateLength_) {
+    stateLength_ = roundedUp(longestLimit(block.rows));
     state_ = model_->decoder().withFixedLength(state_, stateLength_);
   }
   noteJoining(block);
@@ -371,14 +379,10 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
     fillFreeSlots();
     int64_t longest = 0;
     for (const auto& row : rows_) longest = row.free ? longest : std::max(longest, row.sourceLength);
-    if (longest == 0) {  // nothing left to run: the next sentences start a batch of their own lengths
-      rows_.clear();
-      memory_ = {};
-      state_ = {};
-      previous_ = at::Tensor();
-    } else if (roundedUp(longest) < memory_.sourceLength()) {
+    if (longest == 0)  // nothing left to run: the next sentences start a batch of their own lengths
+      emptyBatch();
+    else if (roundedUp(longest) < memory_.sourceLength())
       memory_ = memory_.withSourceLength(roundedUp(longest)).contiguous();
-    }
     return ended;
   }
   // waiting rows take the ended rows' places: a copy of those rows, not of the whole batch
@@ -399,9 +403,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   }
   rows_ = std::move(going);
   if (rows_.empty()) {
-    memory_ = {};
-    state_ = {};
-    previous_ = at::Tensor();
+    emptyBatch();
     return ended;
   }
   if (keep.size() < static_cast<std::size_t>(previous_.size(0))) {

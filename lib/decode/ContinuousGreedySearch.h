@@ -99,6 +99,9 @@ class ContinuousGreedySearch {
   static Group stacked(Group a, Group b);
   void append(Group block);                                         // after the running rows
   void overwrite(const std::vector<int64_t>& slots, Group block);  // in place of ended rows
+  void admit(std::deque<Row>& joining);  // rows about to join: counted, their joining step noted
+  static int64_t longestLimit(const std::deque<Row>& rows);  // at least 1
+  void emptyBatch();        // nothing runs: the next rows start a batch of their own
   void start(Group block);  // a fixed-shape batch's first rows, the rest free slots
   void fillFreeSlots();     // a fixed-shape batch's free slots taken by waiting rows, as many as wait
   void release(const std::vector<int64_t>& slots);  // a fixed-shape batch's ended rows become free slots

@@ -122,6 +122,21 @@ RowTensors<Kind> RowTensors<Kind>::withSourceLength(int64_t length) const {
 }
 
 template <typename Kind>
+RowTensors<Kind> RowTensors<Kind>::withoutFirstSourcePositions(int64_t count) const {
+  auto out = *this;
+  for (auto& p : out.parts_)
+    if (p.sourceDim >= 0) p.tensor = p.tensor.narrow(p.sourceDim, count, p.tensor.size(p.sourceDim) - count);
+  return out;
+}
+
+template <typename Kind>
+RowTensors<Kind> RowTensors<Kind>::markedFixedShape() const {
+  auto out = *this;
+  out.fixedShape_ = true;
+  return out;
+}
+
+template <typename Kind>
 RowTensors<Kind> RowTensors<Kind>::contiguous() const {
   auto out = *this;
   for (auto& p : out.parts_) p.tensor = p.tensor.contiguous();

@@ -47,6 +47,10 @@ class RowTensors {
   RowTensors rest(int64_t count) const;   // the rows after them
   // Source axes cut or padded (zeros: masked out of attention) to `length`.
   RowTensors withSourceLength(int64_t length) const;
+  // Source axes without their first `count` positions (views).
+  RowTensors withoutFirstSourcePositions(int64_t count) const;
+  // The same tensors with the decoder's fixedShape mark set.
+  RowTensors markedFixedShape() const;
   RowTensors contiguous() const;
   RowTensors clone() const;
   // Rows of b after those of a, source axes padded to the longer one; either may be empty (the

@@ -223,23 +223,13 @@ DecoderState TransformerDecoderImpl::withFixedLength(const DecoderState& state, 
   TORCH_CHECK(length > 0, "a fixed-length state needs room for a position");
   TORCH_CHECK(state.fixedShape() || state[selfMask(L)].size(1) == 0,
               "only an initial or fixed-length state takes a fixed length");
-  const auto padded = state.withSourceLength(length);  // zeros, masked; cut only past every row's last position
-  std::vector<DecoderState::Part> parts;
-  for (std::size_t i = 0; i < selfMask(L); ++i) parts.push_back({padded[i], 0, 2});
-  parts.push_back({padded[selfMask(L)], 0, 1});
-  parts.push_back({padded[nextPositions(L)], 0});
-  return DecoderState(std::move(parts), /*fixedShape=*/true);
+  // the caches' and the mask's time axes: zeros, masked; cut only past every row's last position
+  return state.withSourceLength(length).markedFixedShape();
 }
 
 DecoderState TransformerDecoderImpl::withoutFirstPositions(const DecoderState& state, int64_t count) const {
-  const std::size_t L = layers_->size();
   TORCH_CHECK(!state.fixedShape(), "a fixed-length state keeps its positions");
-  std::vector<DecoderState::Part> parts;
-  const int64_t length = state[selfMask(L)].size(1);
-  for (std::size_t i = 0; i < selfMask(L); ++i) parts.push_back({state[i].narrow(2, count, length - count), 0, 2});
-  parts.push_back({state[selfMask(L)].narrow(1, count, length - count), 0, 1});
-  parts.push_back({state[nextPositions(L)], 0});
-  return DecoderState(std::move(parts));
+  return state.withoutFirstSourcePositions(count);  // the caches' and the mask's time axes
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {

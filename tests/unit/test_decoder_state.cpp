@@ -63,6 +63,22 @@ TEST_CASE("decoder state rows: stacking pads the source axis with zeros, which t
   CHECK(torch::equal(memory.withSourceLength(3)[0].narrow(0, 0, 2), a.memory[0]));
 }
 
+TEST_CASE("decoder state rows: the first source positions cut away, and the fixed-shape mark kept by every operation") {
+  const auto r = rowsOf({0, 1}, 5);
+  const auto cut = r.memory.withoutFirstSourcePositions(2);
+  CHECK(cut.sourceLength() == 3);
+  CHECK(cut[0][1][0][0].item<float>() == 12.0f);  // row 1's position 2 first
+  CHECK(cut[1].sizes() == torch::IntArrayRef({2, 3}));
+  CHECK(rowIds(r.state.withoutFirstSourcePositions(2)) == std::vector<float>{0, 1});  // no source axis: as it was
+  CHECK_FALSE(r.memory.fixedShape());
+  const auto marked = r.memory.markedFixedShape();
+  CHECK(marked.fixedShape());
+  CHECK(torch::equal(marked[0], r.memory[0]));
+  CHECK(marked.select(torch::tensor({int64_t{1}})).withSourceLength(8).withoutFirstSourcePositions(1).fixedShape());
+  CHECK(DecoderMemory::stacked(marked, r.memory).fixedShape());
+  CHECK_FALSE(DecoderMemory::stacked(r.memory, marked).fixedShape());  // a's mark
+}
+
 TEST_CASE("decoder state rows: overwrite puts a block's rows in place, padding either side's source axis") {
   auto running = rowsOf({0, 1, 2}, 3);
   const auto block = rowsOf({8, 9}, 4);
