@@ -95,6 +95,14 @@ if(NMT_BUILD_SERVER)
   if(NOT OpenSSL_FOUND)
     nmt_missing("OpenSSL" "libssl-dev")
   endif()
-  add_library(nmt_httplib INTERFACE)
+  add_library(nmt_httplib INTERFACE)  # the HTTP client of bench/serve_load.cpp
   target_link_libraries(nmt_httplib INTERFACE PkgConfig::HTTPLIB OpenSSL::SSL OpenSSL::Crypto)
+  # nmt-serve's connections: Boost.Asio and Boost.Beast, header-only, in the Boost headers that
+  # libboost-program-options-dev brings (libboost1.74-dev on Debian 12, 1.83 on Debian 13).
+  if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/beast.hpp")
+    nmt_missing("Boost.Beast (boost/beast.hpp)" "libboost-dev")
+  endif()
+  find_package(Threads REQUIRED)
+  add_library(nmt_asio INTERFACE)
+  target_link_libraries(nmt_asio INTERFACE Boost::headers Threads::Threads)
 endif()

@@ -15,7 +15,8 @@ PACKAGES=(
   python3 bsdutils      # the end-to-end tests read CSV and SVG back with Python; script(1) gives a terminal
   libgloo-dev           # the headers of LibTorch's Gloo process group (training over several processes)
   libedit-dev           # nmt-translate's prompt: line editing and history (BSD licence)
-  libcpp-httplib-dev nlohmann-json3-dev           # nmt-serve: HTTP and JSON
+  libboost-dev nlohmann-json3-dev                 # nmt-serve: connections (Boost.Asio/Beast) and JSON
+  libcpp-httplib-dev                              # bench/serve_load.cpp's HTTP client
   pybind11-dev python3-dev python3-numpy python3-pytest  # import nmt (build/python) and its tests
   python3-pip python3-venv python3-setuptools python3-wheel  # pip install --no-build-isolation . (docs/python.md)
   chromium chromium-driver python3-selenium       # the test of nmt-serve's page in a real browser

@@ -1,9 +1,8 @@
 #pragma once
 
+#include "HttpFront.h"
 #include "serve/BatchingTranslator.h"
 #include "serve/TranslateRequest.h"
-
-#include <httplib.h>
 
 #include <atomic>
 #include <memory>
@@ -17,40 +16,34 @@ struct ServedModel {
   std::unique_ptr<BatchingTranslator> translator;
 };
 
-// The HTTP side of nmt-serve: GET / (the page), GET /health, GET /v1/models, POST /v1/translate.
-// Every answer is JSON (the page aside); a refused request gets a 4xx with {"error": "..."}.
+// The routes of nmt-serve: GET / (the page), GET /health (200 while the process runs), GET /ready
+// (200 once ready() and until a stop, else 503), GET /v1/models, POST /v1/translate. Every answer is
+// JSON (the page aside); a refused request gets a 4xx with {"error": "..."}. Connections are HttpFront's.
 class TranslationServer {
  public:
-  // `connections`: connections served at once (one thread each; more wait for a free one).
-  // `readTimeoutSeconds`: how long a connection may send nothing while its request is read.
-  TranslationServer(std::vector<ServedModel> models, RequestLimits limits, std::size_t connections,
-                    int readTimeoutSeconds);
+  TranslationServer(std::vector<ServedModel> models, RequestLimits limits);
 
-  // Binds host:port (0: any free port) and returns the port; throws InputError when it cannot.
-  int bind(const std::string& host, int port);
-  // Serves until stop(); requests under way are answered before it returns.
-  void listen();
-  // Safe from any thread; stops accepting connections.
-  void stop() { server_.stop(); }
-  bool running() const { return server_.is_running(); }
+  // HttpFront's handler: answers at once, or (translations) when the batching translator is done.
+  void handle(HttpRequest request, Respond respond);
+
+  // Translates a sentence with each model and search the server runs, outside the counters: the
+  // first request then costs what any later one does (kernels created, buffers grown, threads woken).
+  void warmUp();
+  // What GET /ready says: true once warmed up, false again when a stop begins.
+  void setReady(bool ready) { ready_ = ready; }
+
   std::size_t requestsAnswered() const { return answered_; }
-  // Translation requests read whole and not yet answered (a stop waits for these, not for
-  // connections still sending their requests).
+  // Translation requests read whole and not yet answered.
   std::size_t requestsInFlight() const { return inFlight_; }
 
  private:
-  // The body as sent, Content-Length or chunked, within the byte limit; false with the refusal
-  // (411, 413, 400) in `response`.
-  bool readBody(const httplib::Request& request, const httplib::ContentReader& content, std::string& body,
-                httplib::Response& response) const;
-  void translate(const std::string& body, httplib::Response& response);
+  void translate(const std::string& body, Respond respond);
   ServedModel& model(const std::string& name);
 
   std::vector<ServedModel> models_;
   RequestLimits limits_;
-  httplib::Server server_;
+  std::atomic<bool> ready_{false};
   std::atomic<std::size_t> answered_{0}, inFlight_{0};
-  int listenSocket_ = -1;  // the listening socket, as httplib created it
 };
 
 }  // namespace nmt::serve

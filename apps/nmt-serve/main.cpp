@@ -1,4 +1,5 @@
 // nmt-serve: translation over HTTP/JSON, with a page that shows each translation's attention.
+#include "HttpFront.h"
 #include "TranslationServer.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
@@ -34,51 +35,14 @@ std::pair<std::string, std::string> modelSpec(const std::string& spec) {
   return {slash == std::string::npos ? dir : dir.substr(slash + 1), spec};
 }
 
-// Stops the server on SIGINT or SIGTERM (a second one kills as usual), from a thread that watches
-// StopSignal's flag: a signal handler itself may not call into the server. Requests being
-// translated are answered; connections still sending a request (a slow or stalled client) are
-// waited for at most kStopGrace, then the process ends without them.
-class StopOnSignal {
- public:
-  static constexpr std::chrono::seconds kStopGrace{3};
-
-  explicit StopOnSignal(TranslationServer& server) {
-    StopSignal::install();
-    thread_ = std::thread([this, &server] {
-      std::chrono::steady_clock::time_point stopping{};
-      while (!done_) {
-        if (StopSignal::received()) {
-          server.stop();  // repeated: a stop() before listen() starts is lost
-          const auto now = std::chrono::steady_clock::now();
-          if (stopping == std::chrono::steady_clock::time_point{}) stopping = now;
-          if (now - stopping >= kStopGrace && server.requestsInFlight() == 0) {
-            fmt::print(stderr, "nmt-serve: {}: stopped after answering {} translation requests; closed the "
-                               "connections still sending requests after {} s\n",
-                       StopSignal::name(StopSignal::received()), server.requestsAnswered(), kStopGrace.count());
-            std::_Exit(0);  // their threads are blocked reading: nothing else is left to finish
-          }
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    });
-  }
-  ~StopOnSignal() {
-    done_ = true;
-    thread_.join();
-  }
-
- private:
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
-
 // What an nmt-serve invocation asks for.
 struct ServeSettings {
   std::vector<std::string> modelSpecs;
   std::string host = "127.0.0.1";
   int port = 8080, batchWaitMs = 5, decoders = 0;
-  std::size_t connections = 1024;
-  int readTimeout = 2;
+  std::size_t connections = 16384;
+  int readTimeout = 2, requestTimeout = 30;
+  std::chrono::seconds stopGrace{3};  // a stop waits this long for requests still arriving
   RuntimeOptions runtime;
   RequestLimits limits;
   BatchingTranslatorOptions batching;
@@ -104,9 +68,11 @@ void declareServeOptions(OptionTable& table, ServeSettings& s) {
   app::declareLengthOptions(table, s.batching.decoding);
   app::declareModelOptions(table, s.model);
   table.add("connections", s.connections,
-            "connections served at once, one thread each (more wait for a free one); slow clients hold one each");
+            "connections open at once (more wait in the kernel's queue; each holds a file descriptor and a few KB)");
   table.add("read-timeout", s.readTimeout,
-            "seconds a client may send nothing while its request is read before it is closed");
+            "seconds a client may send nothing while its request is read, or between kept-alive requests, "
+            "before it is closed");
+  table.add("request-timeout", s.requestTimeout, "seconds a request may take to arrive whole");
 }
 
 void checkServeOptions(ServeSettings& s) {
@@ -120,6 +86,7 @@ void checkServeOptions(ServeSettings& s) {
   app::checkBeamOptions(s.batching.decoding);
   if (s.connections < 1) throw po::error("--connections must be at least 1");
   if (s.readTimeout < 1) throw po::error("--read-timeout must be at least 1");
+  if (s.requestTimeout < 1) throw po::error("--request-timeout must be at least 1");
   if (s.decoders < 0) throw po::error("--decoders must be 0 (automatic) or positive");
   s.batching.batchWait = std::chrono::milliseconds(s.batchWaitMs);
 }
@@ -158,6 +125,16 @@ std::string configureDecoding(ServeSettings& s, const Runtime& runtime, const st
                           : std::string());
 }
 
+HttpFrontOptions frontOptions(const ServeSettings& s) {
+  HttpFrontOptions front;
+  front.maxBodyBytes = s.limits.maxRequestBytes;
+  front.maxConnections = s.connections;
+  front.idleTimeout = std::chrono::seconds(s.readTimeout);
+  front.requestTimeout = std::chrono::seconds(s.requestTimeout);
+  front.stopGrace = s.stopGrace;
+  return front;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -183,19 +160,30 @@ int main(int argc, char* argv[]) {
     std::string names;
     for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
 
-    TranslationServer server(std::move(models), settings.limits, settings.connections, settings.readTimeout);
-    const int bound = server.bind(settings.host, settings.port);
-    fmt::print(stderr, "nmt-serve: device {}, precision {}; {}\nnmt-serve: {}; translation's fp32 products: {}\n",
-               runtime.device.str(), precisionName(runtime.precision), threadInfo, runtime.kernelLine,
-               describeFloatProducts());
+    TranslationServer server(std::move(models), settings.limits);
+    HttpFront front(frontOptions(settings), [&server](HttpRequest request, Respond respond) {
+      server.handle(std::move(request), std::move(respond));
+    });
+    const int bound = front.bind(settings.host, settings.port);
+    StopSignal::install();  // from here a signal stops gracefully; a second one kills as usual
+    front.start();          // GET /health answers from here, GET /ready once warmed up
+    server.warmUp();
+    fmt::print(stderr, "nmt-serve: device {}, precision {}; {}; up to {} connections\nnmt-serve: {}; translation's fp32 products: {}\n",
+               runtime.device.str(), precisionName(runtime.precision), threadInfo, front.maxConnections(),
+               runtime.kernelLine, describeFloatProducts());
+    server.setReady(true);
+    // The line a supervisor or test waits for: a request sent now is answered as fast as any later one
     fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops)\n", names, settings.host, bound);
-    {
-      const StopOnSignal stopper(server);
-      server.listen();
-    }
-    const int signal = StopSignal::received();
-    fmt::print(stderr, "nmt-serve: {}stopped after answering {} translation requests\n",
-               signal ? fmt::format("{}: ", StopSignal::name(signal)) : "", server.requestsAnswered());
+    while (!StopSignal::received()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    server.setReady(false);
+    front.stop();
+    const auto stopped = front.wait();
+    fmt::print(stderr, "nmt-serve: {}: stopped after answering {} translation requests{}\n",
+               StopSignal::name(StopSignal::received()), server.requestsAnswered(),
+               stopped.cutWhileReading
+                   ? fmt::format("; closed the connections still sending requests after {} s",
+                                 settings.stopGrace.count())
+                   : std::string());
     return 0;
   });
 }

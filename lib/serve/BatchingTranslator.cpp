@@ -21,9 +21,9 @@ struct BatchingTranslator::Job {
   std::shared_ptr<const Glossary> glossary;  // the request's, or null
   std::vector<ServedTranslation> results;
   std::size_t remaining;
-  bool failed = false;
+  bool finished = false;  // done called (answered or failed)
   std::mutex mutex;  // the reader and the decoders answer a job's sentences from their own threads
-  std::promise<std::vector<ServedTranslation>> promise;
+  BatchingTranslator::Completion done;  // called once, from the thread that answers the last sentence
 };
 
 bool BatchingTranslator::runsRunningBatches(const TranslationModel& model) {
@@ -73,6 +73,20 @@ BatchingTranslator::~BatchingTranslator() {
 std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vector<std::string> sentences,
                                                                         const DecodingOptions& request,
                                                                         RequestGuidance guidance) {
+  auto promise = std::make_shared<std::promise<std::vector<ServedTranslation>>>();
+  auto future = promise->get_future();
+  submit(std::move(sentences), request, std::move(guidance),
+         [promise](std::vector<ServedTranslation> results, std::exception_ptr error) {
+           if (error)
+             promise->set_exception(error);
+           else
+             promise->set_value(std::move(results));
+         });
+  return future;
+}
+
+void BatchingTranslator::submit(std::vector<std::string> sentences, const DecodingOptions& request,
+                                RequestGuidance guidance, Completion done) {
   auto job = std::make_shared<Job>();
   job->decoding = options_.decoding;
   job->decoding.beamSize = request.beamSize;
@@ -97,19 +111,23 @@ std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vect
   job->remaining = sentences.size();
   job->results.resize(sentences.size());
   job->sentences = std::move(sentences);
-  auto future = job->promise.get_future();
+  job->done = std::move(done);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.requests;
-    if (job->remaining == 0) {
-      job->promise.set_value({});
-      return future;
+    if (job->remaining > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < job->sentences.size(); ++i) queue_.push_back({job, i, now});
     }
-    const auto now = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < job->sentences.size(); ++i) queue_.push_back({job, i, now});
   }
+  if (job->remaining == 0) return job->done({}, nullptr);
   wake_.notify_all();
-  return future;
+}
+
+void BatchingTranslator::warmUp() {
+  submit({"warm up"}, DecodingOptions{}).get();
+  std::lock_guard<std::mutex> lock(mutex_);
+  counters_ = {};
 }
 
 ServeCounters BatchingTranslator::counters() const {
@@ -239,16 +257,22 @@ ServedTranslation served(Translation t, bool attention, const AlignmentOptions& 
 
 void BatchingTranslator::answer(const Pending& pending, ServedTranslation translation) {
   const auto& job = pending.job;
-  std::lock_guard<std::mutex> lock(job->mutex);
-  job->results[pending.index] = std::move(translation);
-  if (--job->remaining == 0 && !job->failed) job->promise.set_value(std::move(job->results));
+  {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->results[pending.index] = std::move(translation);
+    if (--job->remaining != 0 || job->finished) return;
+    job->finished = true;
+  }
+  job->done(std::move(job->results), nullptr);  // the last sentence: no other thread touches the job now
 }
 
 void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
-  std::lock_guard<std::mutex> lock(job->mutex);
-  if (job->failed) return;
-  job->failed = true;
-  job->promise.set_exception(std::current_exception());
+  {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    if (job->finished) return;
+    job->finished = true;
+  }
+  job->done({}, std::current_exception());
 }
 
 void BatchingTranslator::decode(const std::vector<Pending>& batch) {

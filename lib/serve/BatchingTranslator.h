@@ -11,6 +11,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -57,10 +59,20 @@ class BatchingTranslator {
   // OptionError (checkDecodingOptions) when out of bounds.
   std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request,
                                                      RequestGuidance guidance = {});
+  // The same, answered through `done` instead of a future (an event loop must not wait): called once,
+  // with the results or the decoding failure, on the thread that finished the job (or on this one for
+  // no sentences). The checks above still throw here, before `done` is kept.
+  using Completion = std::function<void(std::vector<ServedTranslation> results, std::exception_ptr error)>;
+  void submit(std::vector<std::string> sentences, const DecodingOptions& request, RequestGuidance guidance,
+              Completion done);
 
   // Whether greedy requests to this model go to decoder threads' running batches (chooseSearch, for
   // sentences that arrive one by one).
   static bool runsRunningBatches(const TranslationModel& model);
+
+  // Translates a short sentence (greedy, as a request would) and forgets it in the counters: the
+  // kernels, buffers and threads a first request needs are ready after it.
+  void warmUp();
 
   ServeCounters counters() const;
   // Waits until `batches` batches have been formed in all (counters().batches), at most `timeout`;
