@@ -58,6 +58,7 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
                      std::to_string(config.sourceVocab) + " and " + std::to_string(config.targetVocab) + ")");
   t.model->eval();
   t.maxInputLength = configuredMaxLength(dir);
+  t.languages = recordedLanguages(dir);
   t.directory = dir.root();
   if (options.shortlist == FeatureUse::kOn || (options.shortlist == FeatureUse::kAuto && files::exists(dir.shortlist())))
     loadShortlist(t);

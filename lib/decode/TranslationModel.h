@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/LanguagePair.h"
 #include "data/ModelDirectory.h"
 #include "data/Shortlist.h"
 #include "model/Seq2Seq.h"
@@ -27,6 +28,7 @@ struct TranslationModel {
   c10::Device device{c10::kCPU};
   Precision precision = Precision::kFp32;  // under AutocastScope(device, precision)
   std::string directory;
+  LanguagePair languages;  // as the training run recorded them (config.ini); unknown for older models
   std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on, or auto where there is one)
   bool int8 = false;                     // the linear layers run in int8 (quantize)
 

@@ -63,15 +63,18 @@ std::string modelsResponse(const std::vector<ModelInfo>& models) {
   json list = json::array();
   for (std::size_t i = 0; i < models.size(); ++i) {
     const auto& m = models[i];
-    list.push_back({{"name", m.name},
-                    {"directory", m.directory},
-                    {"encoder", m.encoder},
-                    {"decoder", m.decoder},
-                    {"cell", m.cell},
-                    {"max_input_pieces", m.maxInputPieces},
-                    {"shortlist", m.shortlist},
-                    {"int8", m.int8},
-                    {"default", i == 0}});
+    const auto code = [](const std::string& c) { return c.empty() ? json(nullptr) : json(c); };
+    json entry = {{"name", m.name},
+                  {"source_language", code(m.sourceLanguage)},
+                  {"target_language", code(m.targetLanguage)},
+                  {"encoder", m.encoder},
+                  {"decoder", m.decoder},
+                  {"max_input_pieces", m.maxInputPieces},
+                  {"shortlist", m.shortlist},
+                  {"int8", m.int8},
+                  {"default", i == 0}};
+    if (m.encoder == "rnn" || m.decoder == "rnn") entry["cell"] = m.cell;
+    list.push_back(std::move(entry));
   }
   return dump({{"models", std::move(list)}});
 }

@@ -20,9 +20,10 @@ std::string translateResponse(const std::vector<ServedTranslation>& translations
 // {"error": message}
 std::string errorResponse(const std::string& message);
 
-// One served model, for GET /v1/models.
+// One served model, for GET /v1/models (no directory: a path on the host is no client's business).
 struct ModelInfo {
-  std::string name, directory, encoder, decoder, cell;  // rnn or transformer each; cell: gru or lstm
+  std::string name, sourceLanguage, targetLanguage;  // codes; "" unknown (null in the answer)
+  std::string encoder, decoder, cell;  // rnn or transformer each; cell (gru or lstm) only with an rnn part
   std::size_t maxInputPieces = 0;  // source pieces read of a sentence (the rest is cut)
   bool shortlist = false;          // each sentence scores only its own shortlist
   bool int8 = false;               // the output layer runs in int8

@@ -1,5 +1,6 @@
 #include "train/TrainingOptions.h"
 
+#include "data/LanguagePair.h"
 #include "data/ModelDirectory.h"
 #include "util/FileSystem.h"
 #include "util/InputError.h"
@@ -22,6 +23,10 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("valid-src", r.data.validSource, "validation source sentences");
   t.add("valid-tgt", r.data.validTarget, "validation target sentences (references for BLEU)");
   t.add("valid", r.data.validTsv, "validation pairs as source<TAB>target lines");
+  t.add("source-lang", r.data.sourceLanguage,
+        "the source language's code (de), recorded with the model for nmt-serve's language routes "
+        "(default: --train-src's extension when it is one, as train.de)");
+  t.add("target-lang", r.data.targetLanguage, "the target language's code (en; default: --train-tgt's extension)");
   t.add("max-length", r.data.maxLength, "drop training pairs with more BPE pieces than this on a side (0: keep all)");
 
   t.section("BPE (trained into the model directory when it has none)");
@@ -67,6 +72,18 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
                   "with an error");
 }
 
+namespace {
+
+// The code given, checked; else the training file's extension where it is one; else unknown ("").
+void settleLanguage(const char* option, std::string& code, const std::string& trainingFile) {
+  if (!code.empty())
+    checkedLanguageCode(option, code);
+  else if (const auto fromFile = languageOfFile(trainingFile))
+    code = *fromFile;
+}
+
+}  // namespace
+
 void settleTrainingOptions(const OptionTable& table, po::variables_map& vm, TrainingInvocation& invocation) {
   TrainingRequest& request = invocation.request;
   if (!invocation.config.empty()) table.storeConfigFile(invocation.config, vm);
@@ -77,6 +94,8 @@ void settleTrainingOptions(const OptionTable& table, po::variables_map& vm, Trai
   for (std::string* path : {&request.data.trainSource, &request.data.trainTarget, &request.data.trainTsv,
                             &request.data.validSource, &request.data.validTarget, &request.data.validTsv})
     if (!path->empty()) *path = files::absolutePath(*path);
+  settleLanguage("source-lang", request.data.sourceLanguage, request.data.trainSource);
+  settleLanguage("target-lang", request.data.targetLanguage, request.data.trainTarget);
   request.effectiveConfig = "# nmt-train options of the run in this directory (nmt-train --config reads it)\n" +
                             table.configText();
   if (invocation.processes < 1) throw OptionError("`processes` must be at least 1");

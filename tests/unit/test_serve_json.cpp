@@ -195,13 +195,17 @@ TEST_CASE("a translate answer: best hypothesis first-class, n-best, attention an
 TEST_CASE("models, health and error answers") {
   CHECK(json::parse(errorResponse("\"beam\" too large")) == json({{"error", "\"beam\" too large"}}));
   const auto models =
-      json::parse(modelsResponse({{"a", "runs/a", "rnn", "rnn", "gru", 100, false, false},
-                                  {"b", "runs/b", "transformer", "transformer", "lstm", 0, true, true}}));
+      json::parse(modelsResponse({{"a", "de", "en", "rnn", "rnn", "gru", 100, false, false},
+                                  {"b", "", "", "transformer", "transformer", "gru", 0, true, true}}));
   REQUIRE(models["models"].size() == 2);
-  CHECK(models["models"][0] == json({{"name", "a"}, {"directory", "runs/a"}, {"encoder", "rnn"}, {"decoder", "rnn"}, {"cell", "gru"},
-                                     {"max_input_pieces", 100}, {"shortlist", false}, {"int8", false}, {"default", true}}));
+  CHECK(models["models"][0] == json({{"name", "a"}, {"source_language", "de"}, {"target_language", "en"},
+                                     {"encoder", "rnn"}, {"decoder", "rnn"}, {"cell", "gru"}, {"max_input_pieces", 100},
+                                     {"shortlist", false}, {"int8", false}, {"default", true}}));
   CHECK(models["models"][1]["default"] == false);
   CHECK(models["models"][1]["decoder"] == "transformer");
+  CHECK(models["models"][1]["source_language"] == nullptr);
+  CHECK_FALSE(models["models"][1].contains("cell"));  // a full Transformer has no recurrent cell
+  CHECK_FALSE(models["models"][1].contains("directory"));
   CHECK(models["models"][1]["shortlist"] == true);
   CHECK(models["models"][1]["int8"] == true);
   const auto health = json::parse(healthResponse({3, 7, 2, 5}));
