@@ -1,49 +1,72 @@
 #pragma once
 
+#include "AccessControl.h"
 #include "HttpFront.h"
-#include "serve/BatchingTranslator.h"
+#include "ModelSet.h"
+#include "ServerMetrics.h"
 #include "serve/TranslateRequest.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace nmt::serve {
 
-struct ServedModel {
-  std::string name, directory;
-  std::unique_ptr<BatchingTranslator> translator;
-};
-
-// The routes of nmt-serve: GET / (the page), GET /health (200 while the process runs), GET /ready
-// (200 once ready() and until a stop, else 503), GET /v1/models, POST /v1/translate. Every answer is
-// JSON (the page aside); a refused request gets a 4xx with {"error": "..."}. Connections are HttpFront's.
+// The routes of nmt-serve (HttpFront's handler):
+//   GET / (the page), GET /health (200 while the process runs), GET /ready (200 once ready and until a
+//   stop, else 503), GET /metrics (Prometheus), GET /v1/models, POST /v1/translate (the own API),
+//   POST /v1/reload (with the admin key), LibreTranslate's POST /translate and GET /languages, DeepL's
+//   POST /v2/translate, GET /v2/languages and GET /v2/usage.
+// Translation routes pass AccessControl (keys, rate, characters, quotas) before anything is decoded.
+// No decoding code learns which API asked: each API maps to a TranslateRequest or a TextTranslationRequest.
 class TranslationServer {
  public:
-  TranslationServer(std::vector<ServedModel> models, RequestLimits limits);
+  struct Settings {
+    RequestLimits limits;
+    std::string adminKey;  // POST /v1/reload's key; empty: reloading over HTTP is refused
+  };
+  TranslationServer(std::shared_ptr<ModelSet> models, Settings settings, AccessControl& access,
+                    ServerMetrics& metrics, std::function<std::size_t()> openConnections);
 
-  // HttpFront's handler: answers at once, or (translations) when the batching translator is done.
   void handle(HttpRequest request, Respond respond);
 
-  // Translates a sentence with each model and search the server runs, outside the counters: the
-  // first request then costs what any later one does (kernels created, buffers grown, threads woken).
-  void warmUp();
+  // Translates a sentence with each model, outside the counters: the first request then costs what any
+  // later one does (kernels created, buffers grown, threads woken).
+  static void warmUp(ModelSet& models);
   // What GET /ready says: true once warmed up, false again when a stop begins.
   void setReady(bool ready) { ready_ = ready; }
 
+  // Serves `models` from the next request on; returns the set it replaces, still held by the requests
+  // under way (destroy it once it is the only holder: its threads finish there).
+  std::shared_ptr<ModelSet> replaceModels(std::shared_ptr<ModelSet> models);
+  // POST /v1/reload requests waiting for the reload (answered by whoever reloads).
+  std::vector<Respond> takeReloadRequests();
+
   std::size_t requestsAnswered() const { return answered_; }
-  // Translation requests read whole and not yet answered.
-  std::size_t requestsInFlight() const { return inFlight_; }
 
  private:
-  void translate(const std::string& body, Respond respond);
-  ServedModel& model(const std::string& name);
+  std::shared_ptr<ModelSet> models() const;
+  // Answers with the status recorded in the metrics under `route`.
+  Respond recorded(const std::string& route, Respond respond) const;
+  void translate(const HttpRequest& request, Respond respond);
+  void libreTranslate(const HttpRequest& request, Respond respond);
+  void deeplTranslate(const HttpRequest& request, Respond respond);
+  void deeplUsage(const HttpRequest& request, Respond respond);
+  void reload(const HttpRequest& request, Respond respond);
+  std::string metricsText() const;
 
-  std::vector<ServedModel> models_;
-  RequestLimits limits_;
+  std::shared_ptr<ModelSet> models_;  // atomic_load / atomic_store
+  Settings settings_;
+  AccessControl& access_;
+  ServerMetrics& metrics_;
+  std::function<std::size_t()> openConnections_;
   std::atomic<bool> ready_{false};
-  std::atomic<std::size_t> answered_{0}, inFlight_{0};
+  std::atomic<std::size_t> answered_{0};
+  std::mutex reloadMutex_;
+  std::vector<Respond> reloadRequests_;
 };
 
 }  // namespace nmt::serve

@@ -1,8 +1,11 @@
 // nmt-serve: translation over HTTP/JSON, with a page that shows each translation's attention.
 #include "HttpFront.h"
 #include "TranslationServer.h"
+#include "serve/JsonResponses.h"
 #include "common/AppMain.h"
 #include "common/SharedOptions.h"
+#include "data/LanguagePair.h"
+#include "util/InputError.h"
 #include "kernels/InferenceLinear.h"
 #include "util/CudaRuntime.h"
 #include "util/StopSignal.h"
@@ -11,6 +14,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <map>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -47,6 +53,9 @@ struct ServeSettings {
   RequestLimits limits;
   BatchingTranslatorOptions batching;
   app::ModelOptions model;
+  std::vector<std::string> languages;  // [NAME=]SRC-TGT
+  std::string apiKeysFile, adminKeyFile;
+  AccessLimits access;
 };
 
 void declareServeOptions(OptionTable& table, ServeSettings& s) {
@@ -73,6 +82,18 @@ void declareServeOptions(OptionTable& table, ServeSettings& s) {
             "seconds a client may send nothing while its request is read, or between kept-alive requests, "
             "before it is closed");
   table.add("request-timeout", s.requestTimeout, "seconds a request may take to arrive whole");
+  table.addInvocation("languages", s.languages,
+            "a model's language pair as SRC-TGT (de-en), or NAME=SRC-TGT when serving several; repeat for each; "
+            "instead of the pair nmt-train recorded (the LibreTranslate and DeepL routes choose models by it)");
+  table.add("api-keys", s.apiKeysFile,
+            "a file of API keys, one a line, each optionally followed by a character quota: every translation "
+            "route then needs one (Authorization: Bearer KEY or DeepL-Auth-Key KEY, or LibreTranslate's api_key)");
+  table.add("requests-per-minute", s.access.requestsPerMinute,
+            "translation requests a key (an address, without --api-keys) may make a minute, in bursts of as many "
+            "(0: no limit)");
+  table.add("max-characters", s.access.maxCharacters, "characters one translation request may hold (0: no limit)");
+  table.add("admin-key-file", s.adminKeyFile,
+            "a file holding the key POST /v1/reload needs (Authorization: Bearer KEY); without it, only SIGHUP reloads");
 }
 
 void checkServeOptions(ServeSettings& s) {
@@ -96,16 +117,56 @@ struct LoadedModel {
   TranslationModel model;
 };
 
-// Each --model loaded, under distinct names.
+// Each --model's name, in order.
+std::vector<std::string> modelNames(const ServeSettings& s) {
+  std::vector<std::string> names;
+  for (const auto& spec : s.modelSpecs) names.push_back(modelSpec(spec).first);
+  return names;
+}
+
+// --languages by model name: NAME=SRC-TGT, or SRC-TGT alone when one model is served.
+std::map<std::string, LanguagePair> languageOverrides(const ServeSettings& s) {
+  const auto names = modelNames(s);
+  std::map<std::string, LanguagePair> pairs;
+  for (const auto& given : s.languages) {
+    const auto eq = given.find('=');
+    std::string name = eq == std::string::npos ? std::string() : given.substr(0, eq);
+    const auto pair = parseLanguagePair("languages", eq == std::string::npos ? given : given.substr(eq + 1));
+    if (name.empty()) {
+      if (names.size() != 1)
+        throw po::error("--languages " + given + ": say which model it is for (NAME=SRC-TGT) when serving several");
+      name = names.front();
+    }
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw po::error("--languages " + given + ": no model is named " + name);
+    pairs[name] = pair;
+  }
+  return pairs;
+}
+
+// Each --model loaded, under distinct names, with the language pairs --languages gives.
 std::vector<LoadedModel> loadModels(const ServeSettings& s, const Runtime& runtime) {
+  const auto languages = languageOverrides(s);
   std::vector<LoadedModel> loaded;
   for (const auto& spec : s.modelSpecs) {
     auto [name, dir] = modelSpec(spec);
     for (const auto& m : loaded)
       if (m.name == name) throw po::error("two models are named " + name + ": use NAME=DIR to tell them apart");
     loaded.push_back({name, dir, app::loadModelFor(s.model, dir, runtime)});
+    if (const auto it = languages.find(name); it != languages.end()) loaded.back().model.languages = it->second;
   }
   return loaded;
+}
+
+// The loaded models behind their batching queues, warmed up: what a start or a reload serves.
+std::shared_ptr<ModelSet> servedSet(std::vector<LoadedModel> loaded, const ServeSettings& s) {
+  std::vector<ServedModel> served;
+  for (auto& m : loaded)
+    served.push_back({m.name, std::make_unique<BatchingTranslator>(std::move(m.model), s.batching)});
+  const auto now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  auto set = std::make_shared<ModelSet>(std::move(served), now);
+  TranslationServer::warmUp(*set);
+  return set;
 }
 
 // The decoder threads per model (settings.decoders, or one per CPU thread on a CPU), and OpenBLAS's
@@ -123,6 +184,56 @@ std::string configureDecoding(ServeSettings& s, const Runtime& runtime, const st
          (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", s.batching.decoders,
                                         s.batching.decoders == 1 ? "" : "s")
                           : std::string());
+}
+
+// SIGHUP asks for a reload, taken by the main loop; a handler may only set a flag.
+class ReloadSignal {
+ public:
+  static void install() {
+    struct sigaction action {};
+    action.sa_handler = [](int) { asked() = 1; };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGHUP, &action, nullptr);
+  }
+  static bool take() { return asked() != 0 && (asked() = 0, true); }
+
+ private:
+  static volatile std::sig_atomic_t& asked() {
+    static volatile std::sig_atomic_t flag = 0;
+    return flag;
+  }
+};
+
+// The first line of --admin-key-file, trimmed; InputError when it is missing or short.
+std::string readAdminKey(const std::string& path) {
+  std::ifstream in(path);
+  std::string key;
+  if (!in || !std::getline(in, key)) throw InputError("--admin-key-file " + path + ": cannot be read");
+  key.erase(0, key.find_first_not_of(" \t\r"));
+  key.erase(key.find_last_not_of(" \t\r") + 1);
+  if (key.size() < 16) throw InputError("--admin-key-file " + path + ": the key must be 16 characters or more");
+  return key;
+}
+
+// Loads the model folders again and serves them from the next request on; a folder that fails to
+// load leaves the models of before serving. Answers the POST /v1/reload requests that asked.
+void reload(const ServeSettings& settings, const Runtime& runtime, TranslationServer& server, ServerMetrics& metrics,
+            std::vector<std::shared_ptr<ModelSet>>& retiring, std::vector<Respond>& asked) {
+  HttpResponse outcome;
+  try {
+    auto fresh = servedSet(loadModels(settings, runtime), settings);
+    const std::string names = fresh->names();
+    retiring.push_back(server.replaceModels(std::move(fresh)));
+    metrics.reloaded(true);
+    fmt::print(stderr, "nmt-serve: reloaded {}\n", names);
+    outcome.body = fmt::format(R"({{"reloaded":"{}"}})", names);
+  } catch (const std::exception& e) {
+    metrics.reloaded(false);
+    fmt::print(stderr, "nmt-serve: reload failed, still serving the models of before: {}\n", e.what());
+    outcome.status = 500;
+    outcome.body = errorResponse(std::string("reload failed, still serving the models of before: ") + e.what());
+  }
+  for (auto& respond : asked) respond(outcome);
 }
 
 HttpFrontOptions frontOptions(const ServeSettings& s) {
@@ -148,36 +259,50 @@ int main(int argc, char* argv[]) {
                                argc, argv, table.description(), {}, vm))
       return 0;
     checkServeOptions(settings);
+    languageOverrides(settings);  // checked before the models load
+    const auto keys = settings.apiKeysFile.empty() ? std::vector<ApiKey>{} : readApiKeys(settings.apiKeysFile);
+    const std::string adminKey = settings.adminKeyFile.empty() ? std::string() : readAdminKey(settings.adminKeyFile);
     const int cpuThreads = settings.runtime.threads > 0 ? settings.runtime.threads : matrixThreads();
     const Runtime runtime = app::startProgram(settings.runtime);
     auto loaded = loadModels(settings, runtime);
     const std::string threadInfo = configureDecoding(settings, runtime, loaded, cpuThreads);
 
-    std::vector<ServedModel> models;
-    for (auto& m : loaded) {
-      models.push_back({m.name, m.dir, std::make_unique<BatchingTranslator>(std::move(m.model), settings.batching)});
-    }
-    std::string names;
-    for (const auto& m : models) names += (names.empty() ? "" : ", ") + m.name;
-
-    TranslationServer server(std::move(models), settings.limits);
-    HttpFront front(frontOptions(settings), [&server](HttpRequest request, Respond respond) {
+    auto initial = servedSet(std::move(loaded), settings);  // warmed up
+    const std::string names = initial->names();
+    AccessControl access(keys, settings.access);
+    ServerMetrics metrics;
+    std::unique_ptr<HttpFront> front;
+    TranslationServer server(std::move(initial), {settings.limits, adminKey}, access, metrics,
+                             [&front] { return front ? front->openConnections() : 0; });
+    front = std::make_unique<HttpFront>(frontOptions(settings), [&server](HttpRequest request, Respond respond) {
       server.handle(std::move(request), std::move(respond));
     });
-    const int bound = front.bind(settings.host, settings.port);
+    const int bound = front->bind(settings.host, settings.port);
     StopSignal::install();  // from here a signal stops gracefully; a second one kills as usual
-    front.start();          // GET /health answers from here, GET /ready once warmed up
-    server.warmUp();
-    fmt::print(stderr, "nmt-serve: device {}, precision {}; {}; up to {} connections\nnmt-serve: {}; translation's fp32 products: {}\n",
-               runtime.device.str(), precisionName(runtime.precision), threadInfo, front.maxConnections(),
-               runtime.kernelLine, describeFloatProducts());
+    ReloadSignal::install();
+    front->start();
+    fmt::print(stderr,
+               "nmt-serve: device {}, precision {}; {}; up to {} connections{}\nnmt-serve: {}; translation's fp32 "
+               "products: {}\n",
+               runtime.device.str(), precisionName(runtime.precision), threadInfo, front->maxConnections(),
+               keys.empty() ? std::string() : fmt::format("; {} API keys", keys.size()), runtime.kernelLine,
+               describeFloatProducts());
     server.setReady(true);
     // The line a supervisor or test waits for: a request sent now is answered as fast as any later one
-    fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops)\n", names, settings.host, bound);
-    while (!StopSignal::received()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    fmt::print(stderr, "nmt-serve: serving {} on http://{}:{}/ (Ctrl-C or SIGTERM stops, SIGHUP reloads)\n", names,
+               settings.host, bound);
+    std::vector<std::shared_ptr<ModelSet>> retiring;  // replaced sets, until their last requests are answered
+    while (!StopSignal::received()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      auto asked = server.takeReloadRequests();
+      if (ReloadSignal::take() || !asked.empty()) reload(settings, runtime, server, metrics, retiring, asked);
+      retiring.erase(std::remove_if(retiring.begin(), retiring.end(), [](const auto& set) { return set.use_count() == 1; }),
+                     retiring.end());  // (the last holder: its threads finish here, not on a translator's)
+    }
     server.setReady(false);
-    front.stop();
-    const auto stopped = front.wait();
+    front->stop();
+    const auto stopped = front->wait();
+    for (auto& respond : server.takeReloadRequests()) respond({503, "application/json", R"({"error":"stopping"})", {}});
     fmt::print(stderr, "nmt-serve: {}: stopped after answering {} translation requests{}\n",
                StopSignal::name(StopSignal::received()), server.requestsAnswered(),
                stopped.cutWhileReading

@@ -23,8 +23,9 @@ std::optional<std::string> languageOfFile(const std::string& path) {
   const auto slash = path.find_last_of('/');
   const auto dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
+  // two letters only: three-letter extensions are mostly not languages (train.src, train.tgt, train.txt)
   const std::string extension = path.substr(dot + 1);
-  if (!isLanguageCode(extension)) return std::nullopt;
+  if (extension.size() != 2 || !isLanguageCode(extension)) return std::nullopt;
   return extension;
 }
 

@@ -24,7 +24,8 @@ bool isLanguageCode(const std::string& code);
 // not 'X'" otherwise.
 std::string checkedLanguageCode(const std::string& option, const std::string& code);
 
-// The language a file's extension names ("data/train.de" -> "de"); none when it names none.
+// The language a file's two-letter extension names ("data/train.de" -> "de"); none otherwise (three
+// letters are taken only when given: train.src is no language).
 std::optional<std::string> languageOfFile(const std::string& path);
 
 // "SRC-TGT" ("de-en"); OptionError naming `option` when it is not two codes joined by "-".

@@ -132,7 +132,9 @@ void BatchingTranslator::warmUp() {
 
 ServeCounters BatchingTranslator::counters() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return counters_;
+  auto c = counters_;
+  c.queued = queue_.size();
+  return c;
 }
 
 bool BatchingTranslator::waitForBatches(std::size_t batches, std::chrono::milliseconds timeout) const {

@@ -33,6 +33,7 @@ std::string modelsResponse(const std::vector<ModelInfo>& models);
 // Counters of the batching queue, for GET /health.
 struct ServeCounters {
   std::size_t requests = 0, sentences = 0, batches = 0, largestBatch = 0;
+  std::size_t queued = 0;  // sentences waiting for a batch now (not in /health's answer)
 };
 std::string healthResponse(const ServeCounters& counters);
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import urllib.parse
 import time
 
 import serve_support
@@ -352,6 +353,197 @@ def port_in_use():
               f"port in use: {done.returncode} {done.stderr}")
 
 
+def form(server, path, fields, headers=None):
+    """(status, parsed JSON) of a form POST."""
+    body = urllib.parse.urlencode(fields, doseq=True)
+    return server.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded", **(headers or {})})
+
+
+def metric(text, name, **labels):
+    """The value of one series of /metrics' text (0 when absent)."""
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    for line in text.split("\n"):
+        if line.startswith(name + ("{" + want + "}" if want else "") + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def other_apis():
+    """LibreTranslate's and DeepL's APIs on a model whose languages --languages gives, and /metrics moving."""
+    with Server(BIN, "--model", "run", "--languages", "de-en", "--max-beam", "4") as server:
+        status, models = server.request("GET", "/v1/models")
+        m = models["models"][0]
+        check(status == 200 and m["source_language"] == "de" and m["target_language"] == "en" and "directory" not in m
+              and m["cell"] == "gru", f"/v1/models with languages: {models}")
+        expected = [t["text"] for t in server.translate({"text": ["der Hund", "die Katze"]})[1]["translations"]]
+
+        # --- LibreTranslate: JSON and form, a string or a list, auto, html, lines, alternatives, errors
+        status, answer = server.request("POST", "/translate", {"q": "der Hund", "source": "de", "target": "en"},
+                                        {"Content-Type": "application/json"})
+        check((status, answer) == (200, {"translatedText": expected[0]}), f"LibreTranslate JSON: {status} {answer}")
+        status, answer = form(server, "/translate", {"q": "der Hund", "source": "auto", "target": "en"})
+        check((status, answer) == (200, {"translatedText": expected[0],
+                                         "detectedLanguage": {"confidence": 100.0, "language": "de"}}),
+              f"LibreTranslate form, auto: {status} {answer}")
+        status, answer = server.request("POST", "/translate", {"q": ["der Hund", "die Katze"], "source": "de", "target": "en"})
+        check(answer == {"translatedText": expected}, f"LibreTranslate list: {answer}")
+        status, answer = server.request("POST", "/translate", {"q": "der Hund\n\ndie Katze", "source": "de", "target": "en"})
+        check(answer == {"translatedText": f"{expected[0]}\n\n{expected[1]}"}, f"LibreTranslate lines: {answer}")
+        status, answer = server.request("POST", "/translate", {"q": '<p class="x">der Hund</p> <b>die Katze</b>',
+                                                               "source": "de", "target": "en", "format": "html"})
+        check(answer == {"translatedText": f'<p class="x">{expected[0]}</p> <b>{expected[1]}</b>'}, f"LibreTranslate html: {answer}")
+        status, answer = server.request("POST", "/translate", {"q": "der Hund", "source": "de", "target": "en", "alternatives": 2})
+        check(status == 200 and answer["translatedText"] == expected[0] and len(answer["alternatives"]) == 2 and
+              all(isinstance(a, str) and a for a in answer["alternatives"]),
+              f"LibreTranslate alternatives: {status} {answer}")
+        for body, message in (({"source": "de", "target": "en"}, "Invalid request: missing q parameter"),
+                              ({"q": "a", "source": "de", "target": "fr"},
+                               "target language fr is not supported (this server translates de-en)"),
+                              ({"q": "a", "source": "de", "target": "en", "alternatives": 4},
+                               "Invalid request: alternatives must be at most 3 on this server, got 4")):
+            got = server.request("POST", "/translate", body)
+            check(got == (400, {"error": message}), f"LibreTranslate {body}: {got}")
+        check(server.request("GET", "/languages") == (200, [{"code": "de", "name": "German", "targets": ["en"]},
+                                                            {"code": "en", "name": "English", "targets": []}]),
+              "GET /languages")
+
+        # --- DeepL: JSON and form, region codes, languages, usage, errors in its shape
+        status, answer = server.request("POST", "/v2/translate", {"text": ["der Hund"], "target_lang": "EN-US"})
+        check((status, answer) == (200, {"translations": [{"detected_source_language": "DE", "text": expected[0]}]}),
+              f"DeepL JSON: {status} {answer}")
+        status, answer = form(server, "/v2/translate", {"text": ["der Hund", "die Katze"], "target_lang": "en-gb",
+                                                        "source_lang": "DE"})
+        check([t["text"] for t in answer["translations"]] == expected, f"DeepL form: {status} {answer}")
+        check(server.request("GET", "/v2/languages?type=target") ==
+              (200, [{"language": "EN", "name": "English", "supports_formality": False}]), "DeepL target languages")
+        check(server.request("GET", "/v2/languages") == (200, [{"language": "DE", "name": "German"}]), "DeepL languages")
+        check(server.request("GET", "/v2/usage") == (200, {"character_count": 0, "character_limit": 1000000000000}),
+              "DeepL usage without keys")
+        check(server.request("POST", "/v2/translate", {"text": ["a"]}) ==
+              (400, {"message": "Value for 'target_lang' not supported."}), "DeepL without target_lang")
+        check(server.request("POST", "/v2/translate", {"text": ["a"], "target_lang": "FR"}) ==
+              (400, {"message": "target language fr is not supported (this server translates de-en)"}), "DeepL FR")
+
+        # --- /metrics: Prometheus text, counters that move
+        status, text = server.request("GET", "/metrics")
+        check(status == 200 and "# TYPE nmt_requests_total counter" in text and
+              metric(text, "nmt_requests_total", route="libretranslate", status=200) == 6 and
+              metric(text, "nmt_requests_total", route="libretranslate", status=400) == 3 and
+              metric(text, "nmt_model_info", model="run", source_language="de", target_language="en", encoder="rnn",
+                     decoder="rnn", int8=str(m["int8"]).lower(), shortlist=str(m["shortlist"]).lower()) == 1 and
+              metric(text, "nmt_ready") == 1 and metric(text, "nmt_open_connections") >= 1,
+              f"/metrics: {text[:3000]}")
+        sentences = metric(text, "nmt_translated_sentences_total", model="run")
+        server.request("POST", "/v2/translate", {"text": ["der Hund", "die Katze"], "target_lang": "EN"})
+        _, after = server.request("GET", "/metrics")
+        check(metric(after, "nmt_translated_sentences_total", model="run") == sentences + 2 and
+              metric(after, "nmt_request_duration_seconds_count", route="deepl_translate") == 5,
+              f"/metrics after a request: {after[:3000]}")
+
+
+def keys_and_limits():
+    """With --api-keys every translation route needs a key; quotas, a request rate and a character limit hold;
+    /health, /ready and /metrics need none."""
+    with open("keys.txt", "w") as f:
+        f.write("# key, then its character quota\nkey-one-1234 20\nkey-two-1234\n")
+    with Server(BIN, "--model", "run", "--languages", "de-en", "--api-keys", "keys.txt", "--requests-per-minute", "6",
+                "--max-characters", "30") as server:
+        check("; 2 API keys" in server.stderr(), server.stderr())
+        body = {"text": ["der Hund"]}
+        check(server.translate(body) == (401, {"error": "an API key is needed: Authorization: Bearer KEY"}), "no key")
+        check(server.request("POST", "/v1/translate", body, {"Authorization": "Bearer key-one-1235"}) ==
+              (403, {"error": "the API key is not valid"}), "a wrong key")
+        status, answer = server.request("POST", "/v1/translate", body, {"Authorization": "Bearer key-two-1234"})
+        check(status == 200 and answer["translations"][0]["text"] == "the dog", f"a right key: {status} {answer}")
+        check(server.request("POST", "/v1/translate", {"text": ["der Hund " * 4]}, {"Authorization": "Bearer key-two-1234"}) ==
+              (413, {"error": "36 characters, more than this server's limit of 30 a request"}), "--max-characters")
+        lt = {"q": "der Hund", "source": "de", "target": "en"}
+        check(server.request("POST", "/translate", {**lt, "api_key": "nope-nope-1"}) == (403, {"error": "Invalid API key"}),
+              "LibreTranslate, a wrong key")
+        check(server.request("POST", "/translate", {**lt, "api_key": "key-two-1234"})[0] == 200, "LibreTranslate, a right key")
+        deepl = {"text": ["der Hund"], "target_lang": "EN"}
+        one = {"Authorization": "DeepL-Auth-Key key-one-1234"}
+        check(server.request("POST", "/v2/translate", deepl) == (403, {"message": "Authorization failure, check auth_key"}),
+              "DeepL without a key")
+        check(server.request("POST", "/v2/translate", deepl, one)[0] == 200, "DeepL, 8 of 20 characters")
+        check(server.request("POST", "/v2/translate", deepl, one)[0] == 200, "DeepL, 16 of 20 characters")
+        check(server.request("POST", "/v2/translate", deepl, one) == (456, {"message": "Quota Exceeded"}), "DeepL over quota")
+        check(server.request("GET", "/v2/usage", None, one) == (200, {"character_count": 16, "character_limit": 20}),
+              "DeepL usage of a key")
+        check(server.request("GET", "/v2/usage")[0] == 403, "DeepL usage without a key")
+        # key two has made 3 requests (one refused for its length counts too); 6 a minute: the 4th to 6th pass
+        two = {"Authorization": "Bearer key-two-1234"}
+        statuses = [server.request("POST", "/v1/translate", body, two)[0] for _ in range(4)]
+        check(statuses == [200, 200, 200, 429], f"6 requests a minute: {statuses}")
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request("POST", "/v1/translate", json.dumps(body), two)
+        response = connection.getresponse()
+        response.read()
+        check(response.status == 429 and int(response.getheader("Retry-After")) >= 1, "Retry-After")
+        for path in ("/health", "/ready", "/metrics", "/v1/models", "/languages"):
+            check(server.request("GET", path)[0] == 200, f"{path} needs no key")
+        _, text = server.request("GET", "/metrics")
+        check(metric(text, "nmt_refused_requests_total", reason="key") == 5 and
+              metric(text, "nmt_refused_requests_total", reason="quota") == 1 and
+              metric(text, "nmt_refused_requests_total", reason="rate") == 2 and
+              metric(text, "nmt_refused_requests_total", reason="characters") == 1, f"refusals in /metrics: {text}")
+    with open("short-keys.txt", "w") as f:
+        f.write("short\n")
+    done = subprocess.run([f"{BIN}/nmt-serve", "--model", "run", "--api-keys", "short-keys.txt", "--port", "0"],
+                          capture_output=True, text=True)
+    check(done.returncode == 1 and done.stderr == "nmt-serve: error: short-keys.txt:1: a key of 5 characters; use 8 or more\n",
+          f"a short key: {done.returncode} {done.stderr}")
+
+
+def reloads():
+    """SIGHUP and POST /v1/reload load the model folders again while clients are answered, none lost; a folder
+    that no longer loads leaves the models of before serving."""
+    subprocess.run(["cp", "-r", "run", "live"], check=True)
+    with open("admin.txt", "w") as f:
+        f.write("admin-key-0123456789\n")
+    with Server(BIN, "--model", "live", "--admin-key-file", "admin.txt") as server:
+        stop, failures, answered = threading.Event(), [], []
+
+        def client():
+            while not stop.is_set():
+                try:
+                    status, answer = server.translate({"text": ["der Hund"]})
+                    if status != 200 or answer["translations"][0]["text"] != "the dog":
+                        failures.append((status, answer))
+                    answered.append(1)
+                except Exception as e:
+                    failures.append(f"{type(e).__name__}: {e}")
+        clients = [threading.Thread(target=client) for _ in range(4)]
+        for c in clients:
+            c.start()
+        time.sleep(0.3)
+        server.process.send_signal(signal.SIGHUP)
+        deadline = time.time() + 30
+        while "nmt-serve: reloaded live" not in server.stderr() and time.time() < deadline:
+            time.sleep(0.05)
+        check("nmt-serve: reloaded live" in server.stderr(), f"SIGHUP: {server.stderr()}")
+        admin = {"Authorization": "Bearer admin-key-0123456789"}
+        check(server.request("POST", "/v1/reload", None, admin) == (200, {"reloaded": "live"}), "POST /v1/reload")
+        check(server.request("POST", "/v1/reload", None, {"Authorization": "Bearer admin-key-01234567890"}) ==
+              (403, {"error": "the admin key is not valid (Authorization: Bearer KEY)"}), "a wrong admin key")
+        time.sleep(0.3)
+        stop.set()
+        for c in clients:
+            c.join(60)
+        check(not failures and len(answered) > 20, f"under reloads: {len(answered)} answered, failures {failures[:2]}")
+        with open("live/best.pt", "wb") as f:
+            f.write(b"not a model")
+        status, answer = server.request("POST", "/v1/reload", None, admin)
+        check(status == 500 and answer["error"].startswith("reload failed, still serving the models of before: "),
+              f"a broken folder: {status} {answer}")
+        check("nmt-serve: reload failed, still serving the models of before: " in server.stderr(), server.stderr())
+        status, answer = server.translate({"text": ["der Hund"]})
+        check(status == 200 and answer["translations"][0]["text"] == "the dog", "serving after a failed reload")
+        _, text = server.request("GET", "/metrics")
+        check(metric(text, "nmt_reloads_total", outcome="ok") == 2 and metric(text, "nmt_reloads_total", outcome="failed") == 1,
+              f"reloads in /metrics: {text}")
+
+
 def ready_means_ready():
     """A request sent the moment the serving line appears is answered as fast as later ones; /ready says so."""
     with Server(BIN, "--model", "run") as server:
@@ -437,6 +629,9 @@ with tempfile.TemporaryDirectory() as workdir:
     short_list_clients()
     port_in_use()
     ready_means_ready()
+    other_apis()
+    keys_and_limits()
+    reloads()
     drains_on_sigterm()
     many_idle_connections()
     unfriendly_clients()

@@ -125,6 +125,18 @@ cp joint/bpe.model reuse.model; mkdir reuse; cp joint/bpe.model reuse/
 expect_ok "${TRAIN[@]}" --model-dir reuse --max-steps 1
 expect_contains "$ERR" "BPE: reusing reuse/bpe.model"
 
+# --- the language pair: recorded in config.ini from two-letter extensions or as given; train.src names none
+expect_contains "$(cat run/config.ini)" $'\nsource-lang = \n'
+cp train.src train.de; cp train.tgt train.en
+expect_ok "$BIN/nmt-train" --train-src train.de --train-tgt train.en --valid-src valid.src --valid-tgt valid.tgt \
+  "${TINY_MODEL[@]}" --model-dir langs --max-steps 1 --device cpu
+expect_contains "$(cat langs/config.ini)" $'\nsource-lang = de\n'
+expect_contains "$(cat langs/config.ini)" $'\ntarget-lang = en\n'
+expect_ok "${TRAIN[@]}" --model-dir langs3 --max-steps 1 --source-lang fil --target-lang en
+expect_contains "$(cat langs3/config.ini)" $'\nsource-lang = fil\n'
+expect_fail 2 "${TRAIN[@]}" --model-dir langs4 --max-steps 1 --source-lang DE
+expect_line "$ERR" "nmt-train: --source-lang must be a language code of 2 or 3 lower-case letters (de, en), not 'DE' (see nmt-train --help)"
+
 # --- TSV input, epochs, early stopping, the inverse-square-root schedule
 paste train.src train.tgt > train.tsv; paste valid.src valid.tgt > valid.tsv
 expect_ok "$BIN/nmt-train" --train train.tsv --valid valid.tsv "${TINY_MODEL[@]}" --model-dir tsv --max-epochs 1
