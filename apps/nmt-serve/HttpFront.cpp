@@ -241,6 +241,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     state_ = State::kWriting;
     const bool keep = keepAlive_ && !loop_.stopping;
     response_.emplace(static_cast<http::status>(answer.status), 11);
+    if (!answer.reason.empty())
+      response_->reason(answer.reason);
+    else if (http::int_to_status(static_cast<unsigned>(answer.status)) == http::status::unknown)
+      response_->reason("Unknown");
     response_->set(http::field::server, "nmt-serve");
     response_->set(http::field::content_type, answer.contentType);
     for (auto& [name, value] : answer.headers) response_->set(name, value);

@@ -25,6 +25,7 @@ struct HttpRequest {
 
 struct HttpResponse {
   int status = 200;
+  std::string reason;  // the status line's words; "" for the standard ones (needed for others, as DeepL's 456)
   std::string contentType = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type and Content-Length

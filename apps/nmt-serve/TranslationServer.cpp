@@ -60,7 +60,11 @@ HttpResponse refusal(Api api, Verdict verdict, double retryAfter, std::size_t ch
                                          maxCharacters));
     case Verdict::kQuotaExceeded:
       if (api == Api::kLibre) return error(api, 403, "API key quota exceeded");
-      if (api == Api::kDeepL) return error(api, 456, "Quota Exceeded");
+      if (api == Api::kDeepL) {
+        auto r = error(api, 456, "Quota Exceeded");
+        r.reason = "Quota Exceeded";
+        return r;
+      }
       return error(api, 403, "the API key's character quota is used up");
     case Verdict::kAdmitted: break;
   }
@@ -134,6 +138,12 @@ std::shared_ptr<ModelSet> TranslationServer::replaceModels(std::shared_ptr<Model
 
 std::vector<Respond> TranslationServer::takeReloadRequests() {
   std::lock_guard<std::mutex> lock(reloadMutex_);
+  return std::exchange(reloadRequests_, {});
+}
+
+std::vector<Respond> TranslationServer::closeReloads() {
+  std::lock_guard<std::mutex> lock(reloadMutex_);
+  reloadsClosed_ = true;
   return std::exchange(reloadRequests_, {});
 }
 
@@ -334,8 +344,11 @@ void TranslationServer::reload(const HttpRequest& request, Respond respond) {
     metrics_.refused("key");
     return respond(error(Api::kOwn, 403, "the admin key is not valid (Authorization: Bearer KEY)"));
   }
-  std::lock_guard<std::mutex> lock(reloadMutex_);
-  reloadRequests_.push_back(std::move(respond));
+  {
+    std::lock_guard<std::mutex> lock(reloadMutex_);
+    if (!reloadsClosed_) return reloadRequests_.push_back(std::move(respond));
+  }
+  respond(error(Api::kOwn, 503, "stopping: no reload"));
 }
 
 std::string TranslationServer::metricsText() const {

@@ -44,6 +44,9 @@ class TranslationServer {
   std::shared_ptr<ModelSet> replaceModels(std::shared_ptr<ModelSet> models);
   // POST /v1/reload requests waiting for the reload (answered by whoever reloads).
   std::vector<Respond> takeReloadRequests();
+  // At a stop: later POST /v1/reload requests are answered 503 at once; returns those still waiting,
+  // for the caller to answer before the connections can close.
+  std::vector<Respond> closeReloads();
 
   std::size_t requestsAnswered() const { return answered_; }
 
@@ -67,6 +70,7 @@ class TranslationServer {
   std::atomic<std::size_t> answered_{0};
   std::mutex reloadMutex_;
   std::vector<Respond> reloadRequests_;
+  bool reloadsClosed_ = false;
 };
 
 }  // namespace nmt::serve

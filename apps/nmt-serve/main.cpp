@@ -300,9 +300,9 @@ int main(int argc, char* argv[]) {
                      retiring.end());  // (the last holder: its threads finish here, not on a translator's)
     }
     server.setReady(false);
+    for (auto& respond : server.closeReloads()) respond({503, "", "application/json", errorResponse("stopping: no reload"), {}});
     front->stop();
     const auto stopped = front->wait();
-    for (auto& respond : server.takeReloadRequests()) respond({503, "application/json", R"({"error":"stopping"})", {}});
     fmt::print(stderr, "nmt-serve: {}: stopped after answering {} translation requests{}\n",
                StopSignal::name(StopSignal::received()), server.requestsAnswered(),
                stopped.cutWhileReading

@@ -153,7 +153,10 @@ NMT_VECTOR_CLONES void headContext(const float* weights, const uint16_t* values,
 }
 
 // row[0..n) = softmax(row) in place: e^(x - largest) / their sum; a row with every position masked
-// (-inf) becomes zeros.
+// (-inf) becomes zeros. Position j is always added into lane j % 8, the tail too (through a vector
+// padded with -inf, whose e^ is exactly 0): masked positions past a row's last real one change no
+// sum, so a sentence gets the same weights however far a batch pads it (int8 layers after this would
+// turn a last-bit difference into a different rounding, and a near-tie into another translation).
 NMT_VECTOR_CLONES void softmaxInPlace(float* row, int64_t n) {
   float largest = -std::numeric_limits<float>::infinity();
   for (int64_t j = 0; j < n; ++j) largest = std::max(largest, row[j]);
@@ -171,16 +174,15 @@ NMT_VECTOR_CLONES void softmaxInPlace(float* row, int64_t n) {
     store8(row + j, v);
     lanes += v;
   }
-  float sum = laneSum(lanes);
   if (j < n) {  // the tail through one padded vector
     Floats8 v = Floats8{} - std::numeric_limits<float>::infinity();
     std::memcpy(&v, row + j, static_cast<std::size_t>(n - j) * sizeof(float));
     v -= largest;
     expOfNonPositive(v);
     std::memcpy(row + j, &v, static_cast<std::size_t>(n - j) * sizeof(float));
-    for (int64_t k = 0; k < n - j; ++k) sum += v[k];
+    lanes += v;
   }
-  const float inverse = 1.0f / sum;
+  const float inverse = 1.0f / laneSum(lanes);
   for (j = 0; j < n; ++j) row[j] *= inverse;
 }
 

@@ -219,6 +219,30 @@ TEST_CASE("the fused softmax: within 2e-6 of LibTorch's relatively over scores f
   CHECK(masked.weights.abs().sum().item<float>() == 0.0f);
 }
 
+TEST_CASE("the fused softmax gives a row the same weights and context, bit for bit, however many masked positions pad it") {
+  // A server batches strangers' sentences: a sentence's numbers must not depend on how far the batch's
+  // longest one pads it (int8 layers after attention turned last-bit differences into other translations)
+  torch::manual_seed(3);
+  c10::InferenceMode inference;
+  const int64_t H = 4, dk = 64;
+  for (const int64_t real : {1, 5, 8, 13, 19, 31}) {
+    const auto q = torch::randn({1, H, 1, dk}) * 2;
+    const auto keys = torch::randn({1, H, real + 40, dk}), values = torch::randn({1, H, real + 40, dk});
+    const auto alone = attendOneQuery(q, keys.narrow(2, 0, real), values.narrow(2, 0, real),
+                                      torch::ones({1, real}, torch::kBool), {}, AttentionSoftmax::Fused);
+    for (int64_t padded = real + 1; padded <= real + 40; ++padded) {
+      CAPTURE(real);
+      CAPTURE(padded);
+      auto mask = torch::zeros({1, padded}, torch::kBool);
+      mask.narrow(1, 0, real).fill_(true);
+      const auto inBatch = attendOneQuery(q, keys.narrow(2, 0, padded).contiguous(),
+                                          values.narrow(2, 0, padded).contiguous(), mask, {}, AttentionSoftmax::Fused);
+      CHECK(torch::equal(inBatch.weights.narrow(-1, 0, real), alone.weights));
+      CHECK(torch::equal(inBatch.context, alone.context));
+    }
+  }
+}
+
 TEST_CASE("attendOneQuery reads bfloat16 keys and values as the floats they stand for: equal to float32 copies of them; mixed kinds are refused") {
   torch::manual_seed(13);
   c10::InferenceMode inference;
