@@ -1,5 +1,7 @@
 #include "decode/BeamSearch.h"
 
+#include "decode/GreedyPick.h"
+
 #include "decode/Constraints.h"
 #include "decode/RowTopK.h"
 #include "decode/Search.h"
@@ -398,9 +400,11 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
                                   sharedMemory ? sentenceOfRow : torch::Tensor());
     leaveOutUnproducible(step.logits,
                          shortlist ? shortlist->ownPieces.index_select(0, toDeviceWithoutWait(sentenceOfRow, device)) : torch::Tensor());
-    // in place: the logits are not read again, and a [rows, V] matrix a step is not allocated and written anew
+    // in place: the logits are not read again, and a [rows, V] matrix a step is not allocated and written anew;
+    // with a shortlist's slice over the row's own columns only (the same scores in any batch)
     auto logProbs = step.logits.is_contiguous() && step.logits.scalar_type() == at::kFloat
-                        ? at::_log_softmax_out(step.logits, step.logits, 1, false)
+                        ? (shortlist ? (logSoftmaxOverProducible(step.logits), step.logits)
+                                     : at::_log_softmax_out(step.logits, step.logits, 1, false))
                         : step.logProbs();
     if (rules.any()) logProbs = withRules(logProbs, rules, searches, rowSentence);
     const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);

@@ -74,6 +74,31 @@ NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest
   *sum = total;
 }
 
+// The sum of e^(x - largest) over the entries that can be produced (above -inf), the k-th of them
+// always in lane k % 8: it depends on those entries and their order alone, so a sentence's row in a
+// batch's shortlist slice (the union of its sentences' lists, in id order, the others' columns at -inf)
+// sums exactly as the row of the sentence alone does.
+NMT_VECTOR_CLONES float producibleSum(const float* row, int64_t n, float largest) {
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  Floats8 lanes = {}, pending = Floats8{} + minusInfinity;
+  int filled = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    if (row[j] == minusInfinity) continue;
+    pending[filled++] = row[j] - largest;
+    if (filled == 8) {
+      expOfNonPositive(pending);
+      lanes += pending;
+      pending = Floats8{} + minusInfinity;
+      filled = 0;
+    }
+  }
+  if (filled > 0) {
+    expOfNonPositive(pending);  // the unfilled lanes: e^-inf, exactly 0
+    lanes += pending;
+  }
+  return laneSum(lanes);
+}
+
 GreedyPick throughLogSoftmax(const at::Tensor& logits, bool withLogProbs) {
   const auto logProbs = at::log_softmax(logits, -1);
   auto [best, places] = bestOfEachRow(logProbs);
@@ -115,7 +140,9 @@ GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs, const at::Ten
     }
     float largest = 0, sum = 0;
     int64_t place = -1;
-    largestAndSum(row, V, &largest, &place, lp ? &sum : nullptr);
+    // with a shortlist's masks the normaliser is taken over the row's own columns alone (producibleSum)
+    largestAndSum(row, V, &largest, &place, lp && !rowMasks.defined() ? &sum : nullptr);
+    if (lp && rowMasks.defined() && place >= 0) sum = producibleSum(row, V, largest);
     if (place < 0) {  // NaN (or nothing but -inf): as log_softmax and the row's best have it
       const auto one = throughLogSoftmax(at::from_blob(const_cast<float*>(row), {1, V}, rows.options()), true);
       if (lp) lp[r] = one.logProbs.item<float>();
@@ -126,6 +153,27 @@ GreedyPick greedyPick(const at::Tensor& logits, bool withLogProbs, const at::Ten
     id[r] = place;
   }
   return {logProbs, ids};
+}
+
+void logSoftmaxOverProducible(at::Tensor& logits) {
+  if (!logits.device().is_cpu() || logits.scalar_type() != at::kFloat || logits.dim() != 2 || !logits.is_contiguous()) {
+    logits = at::log_softmax(logits, -1);
+    return;
+  }
+  const int64_t R = logits.size(0), V = logits.size(1);
+  for (int64_t r = 0; r < R; ++r) {
+    float* row = logits.data_ptr<float>() + r * V;
+    float largest = 0;
+    int64_t place = -1;
+    largestAndSum(row, V, &largest, &place, nullptr);
+    if (place < 0) {  // NaN, or nothing but -inf: as log_softmax has it
+      auto one = at::from_blob(row, {1, V}, logits.options());
+      one.copy_(at::log_softmax(one, -1));
+      continue;
+    }
+    const float logSum = largest + std::log(producibleSum(row, V, largest));
+    for (int64_t j = 0; j < V; ++j) row[j] -= logSum;  // -inf stays -inf
+  }
 }
 
 GreedyPick greedyStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks, bool logProbs) {

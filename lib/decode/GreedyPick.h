@@ -25,6 +25,12 @@ struct GreedyPick {
 // without a pass over the whole matrix), or undefined.
 GreedyPick greedyPick(const at::Tensor& logits, bool logProbs = true, const at::Tensor& rowMasks = {});
 
+// Each row of logits [rows, V] made its log-softmax in place, the normaliser summed over the entries
+// above -inf only (in order, each k-th of them in lane k % 8): a row's log-probabilities do not depend on
+// which other columns (another sentence's shortlist) share its slice at -inf, as with a slice greedyPick's
+// are not either. Elsewhere than the CPU's contiguous float32: LibTorch's log_softmax (logits replaced).
+void logSoftmaxOverProducible(at::Tensor& logits);
+
 // A greedy step's choice from a decoder step's logits [rows, V or slice size], as both greedy
 // searches make it (GreedySearch, ContinuousGreedySearch): without a slice, the special ids no
 // translation produces are left out (leaveOutUnproducible, in place); with one, each row's

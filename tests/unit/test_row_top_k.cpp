@@ -137,7 +137,7 @@ TEST_CASE("greedyPick: log_softmax's best piece and its log-probability, from th
   CHECK(torch::equal(nmt::greedyPick(withNan.to(torch::kDouble), false).ids, pick.ids));
 }
 
-TEST_CASE("greedyPick with row masks gives what it gives the masked logits, bit for bit") {
+TEST_CASE("greedyPick with row masks gives what it gives the masked logits: the same ids, log-probabilities to float rounding") {
   torch::manual_seed(8);
   for (const int64_t V : {5, 8, 19, 1904}) {
     CAPTURE(V);
@@ -150,9 +150,40 @@ TEST_CASE("greedyPick with row masks gives what it gives the masked logits, bit 
     const auto fused = nmt::greedyPick(logits, true, masks);
     const auto added = nmt::greedyPick(logits + masks);
     CHECK(torch::equal(fused.ids, added.ids));
-    CHECK(torch::equal(fused.logProbs, added.logProbs));
+    CHECK(torch::allclose(fused.logProbs, added.logProbs, 1e-6, 1e-6));
     CHECK(fused.ids[2].item<int64_t>() == 0);
     CHECK(fused.logProbs[2].item<float>() == 0.0f);
     CHECK(torch::equal(nmt::greedyPick(logits, false, masks).ids, added.ids));
+  }
+}
+
+TEST_CASE("with a shortlist's masks a row's log-probabilities do not depend on the other columns of its slice, bit for bit: greedy and beam") {
+  // A sentence alone gets a slice of its own pieces; in a batch, the union of every sentence's, in id
+  // order, the others' columns masked. Its numbers must be the same both ways.
+  torch::manual_seed(12);
+  for (const int64_t own : {1, 7, 8, 13, 260}) {
+    CAPTURE(own);
+    const auto alone = torch::randn({1, own}) * 4;
+    for (const int64_t extra : {1, 5, 16, 1500}) {
+      CAPTURE(extra);
+      // the own columns spread among the others at random places, keeping their order
+      const int64_t V = own + extra;
+      const auto places = std::get<0>(torch::randperm(V).narrow(0, 0, own).sort());
+      auto batch = torch::randn({1, V}) * 4;
+      auto masks = torch::full({1, V}, -INFINITY);
+      batch.index_copy_(1, places, alone);
+      masks.index_fill_(1, places, 0.0f);
+      const auto pickAlone = nmt::greedyPick(alone, true, torch::zeros({1, own}));
+      const auto pickInBatch = nmt::greedyPick(batch, true, masks);
+      CHECK(pickInBatch.ids[0].item<int64_t>() == places[pickAlone.ids[0].item<int64_t>()].item<int64_t>());
+      CHECK(torch::equal(pickInBatch.logProbs, pickAlone.logProbs));
+      // beam search's log-softmax over the slice: the own columns' log-probabilities the same
+      auto beamAlone = alone.clone(), beamInBatch = batch + masks;
+      nmt::logSoftmaxOverProducible(beamAlone);
+      nmt::logSoftmaxOverProducible(beamInBatch);
+      CHECK(torch::equal(beamInBatch.index_select(1, places), beamAlone));
+      CHECK(torch::allclose(beamAlone, torch::log_softmax(alone, -1), 1e-6, 1e-5));
+      CHECK(torch::isinf(beamInBatch).sum().item<int64_t>() == extra);  // the others stay at -inf
+    }
   }
 }
