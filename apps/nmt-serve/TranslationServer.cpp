@@ -20,9 +20,7 @@ namespace nmt::serve {
 namespace {
 
 using Verdict = AccessControl::Verdict;
-
-// The three ways of answering: each API's error shape and its statuses for refusals.
-enum class Api { kOwn, kLibre, kDeepL };
+using Api = TranslationServer::Api;
 
 HttpResponse answer(std::string body, int status = 200) {
   HttpResponse response;
@@ -253,82 +251,60 @@ void TranslationServer::translate(const HttpRequest& request, Respond respond) {
 }
 
 void TranslationServer::libreTranslate(const HttpRequest& request, Respond respond) {
-  auto set = models();
   try {
     const auto maxAlternatives = static_cast<std::size_t>(settings_.limits.maxBeam - 1);
-    const auto parsed = parseLibreTranslateRequest(request.body, isForm(request), maxAlternatives);
-    const auto key = headerKey(request);
-    const auto who = access_.identify(key.empty() ? parsed.apiKey : key, request.remoteAddress);
-    if (who.verdict != Verdict::kAdmitted) {
-      metrics_.refused(refusalReason(who.verdict));
-      return respond(refusal(Api::kLibre, who.verdict, 0, 0, 0));
-    }
-    auto prepared = prepareTexts(*set, parsed, settings_.limits);
-    const std::size_t chars = prepared.segments->characters();
-    if (const auto admission = access_.admit(who, chars); admission.verdict != Verdict::kAdmitted) {
-      metrics_.refused(refusalReason(admission.verdict));
-      return respond(refusal(Api::kLibre, admission.verdict, admission.retryAfterSeconds, chars,
-                             access_.limits().maxCharacters));
-    }
-    const std::size_t sentences = prepared.segments->sentences().size();
-    const std::string name = prepared.model->name;
-    translateTexts(std::move(prepared), [this, set, respond, parsed, sentences, chars, name](
-                                            TextTranslationResult result, std::exception_ptr failure) {
-      if (failure) {
-        try {
-          std::rethrow_exception(failure);
-        } catch (const std::exception& e) {
-          return respond(error(Api::kLibre, 500, e.what()));
-        }
-      }
-      metrics_.translated(name, sentences, chars);
-      ++answered_;
-      respond(answer(libreTranslateResponse(parsed, result)));
-    });
-  } catch (const RequestError& e) {
-    respond(error(Api::kLibre, e.status() == 413 ? 400 : e.status(), e.status() == 413 ? std::string("Invalid request: ") + e.what() : e.what()));
+    auto parsed = parseLibreTranslateRequest(request.body, isForm(request), maxAlternatives);
+    auto shape = [parsed](const TextTranslationResult& result) { return libreTranslateResponse(parsed, result); };
+    translateTexts(Api::kLibre, request, std::move(parsed), std::move(shape), respond);  // (respond kept for the catch)
+  } catch (const RequestError& e) {  // LibreTranslate says 400 for every request it cannot take
+    respond(error(Api::kLibre, 400, e.status() == 413 ? std::string("Invalid request: ") + e.what() : e.what()));
   }
 }
 
 void TranslationServer::deeplTranslate(const HttpRequest& request, Respond respond) {
-  auto set = models();
-  const auto key = headerKey(request);
   try {
-    if (access_.keysRequired() && key.empty() && request.header("Authorization").size() > 0) {
+    if (access_.keysRequired() && headerKey(request).empty() && !request.header("Authorization").empty()) {
       metrics_.refused("key");
       return respond(refusal(Api::kDeepL, Verdict::kKeyWrong, 0, 0, 0));  // an Authorization of another scheme
     }
-    const auto parsed = parseDeepLRequest(request.body, isForm(request));
-    const auto who = access_.identify(key.empty() ? parsed.apiKey : key, request.remoteAddress);
-    if (who.verdict != Verdict::kAdmitted) {
-      metrics_.refused(refusalReason(who.verdict));
-      return respond(refusal(Api::kDeepL, who.verdict, 0, 0, 0));
-    }
-    auto prepared = prepareTexts(*set, parsed, settings_.limits);
-    const std::size_t chars = prepared.segments->characters();
-    if (const auto admission = access_.admit(who, chars); admission.verdict != Verdict::kAdmitted) {
-      metrics_.refused(refusalReason(admission.verdict));
-      return respond(refusal(Api::kDeepL, admission.verdict, admission.retryAfterSeconds, chars,
-                             access_.limits().maxCharacters));
-    }
-    const std::size_t sentences = prepared.segments->sentences().size();
-    const std::string name = prepared.model->name;
-    translateTexts(std::move(prepared), [this, set, respond, sentences, chars, name](TextTranslationResult result,
-                                                                                    std::exception_ptr failure) {
-      if (failure) {
-        try {
-          std::rethrow_exception(failure);
-        } catch (const std::exception& e) {
-          return respond(error(Api::kDeepL, 500, e.what()));
-        }
-      }
-      metrics_.translated(name, sentences, chars);
-      ++answered_;
-      respond(answer(deeplTranslateResponse(result)));
-    });
+    translateTexts(Api::kDeepL, request, parseDeepLRequest(request.body, isForm(request)), deeplTranslateResponse,
+                   respond);
   } catch (const RequestError& e) {
     respond(error(Api::kDeepL, e.status(), e.what()));
   }
+}
+
+void TranslationServer::translateTexts(Api api, const HttpRequest& request, TextTranslationRequest parsed,
+                                       std::function<std::string(const TextTranslationResult&)> shape,
+                                       const Respond& respond) {
+  auto set = models();
+  const auto key = headerKey(request);
+  const auto who = access_.identify(key.empty() ? parsed.apiKey : key, request.remoteAddress);
+  if (who.verdict != Verdict::kAdmitted) {
+    metrics_.refused(refusalReason(who.verdict));
+    return respond(refusal(api, who.verdict, 0, 0, 0));
+  }
+  auto prepared = prepareTexts(*set, parsed, settings_.limits);
+  const std::size_t chars = prepared.segments->characters();
+  if (const auto admission = access_.admit(who, chars); admission.verdict != Verdict::kAdmitted) {
+    metrics_.refused(refusalReason(admission.verdict));
+    return respond(refusal(api, admission.verdict, admission.retryAfterSeconds, chars, access_.limits().maxCharacters));
+  }
+  const std::size_t sentences = prepared.segments->sentences().size();
+  const std::string name = prepared.model->name;
+  nmt::serve::translateTexts(std::move(prepared), [this, api, set, respond, shape = std::move(shape), sentences, chars,
+                                                   name](TextTranslationResult result, std::exception_ptr failure) {
+    if (failure) {
+      try {
+        std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        return respond(error(api, 500, e.what()));
+      }
+    }
+    metrics_.translated(name, sentences, chars);
+    ++answered_;
+    respond(answer(shape(result)));
+  });
 }
 
 void TranslationServer::deeplUsage(const HttpRequest& request, Respond respond) {

@@ -4,6 +4,7 @@
 #include "HttpFront.h"
 #include "ModelSet.h"
 #include "ServerMetrics.h"
+#include "serve/TextTranslation.h"
 #include "serve/TranslateRequest.h"
 
 #include <atomic>
@@ -24,6 +25,9 @@ namespace nmt::serve {
 // No decoding code learns which API asked: each API maps to a TranslateRequest or a TextTranslationRequest.
 class TranslationServer {
  public:
+  // The API a route speaks: its error shape and its statuses for refusals.
+  enum class Api { kOwn, kLibre, kDeepL };
+
   struct Settings {
     RequestLimits limits;
     std::string adminKey;  // POST /v1/reload's key; empty: reloading over HTTP is refused
@@ -57,6 +61,10 @@ class TranslationServer {
   void translate(const HttpRequest& request, Respond respond);
   void libreTranslate(const HttpRequest& request, Respond respond);
   void deeplTranslate(const HttpRequest& request, Respond respond);
+  // LibreTranslate's and DeepL's requests from their parsed body on: the key, the model by languages, the
+  // limits, the decoding, the answer in the API's shape. RequestError before anything is decoded.
+  void translateTexts(Api api, const HttpRequest& request, TextTranslationRequest parsed,
+                      std::function<std::string(const TextTranslationResult&)> shape, const Respond& respond);
   void deeplUsage(const HttpRequest& request, Respond respond);
   void reload(const HttpRequest& request, Respond respond);
   std::string metricsText() const;

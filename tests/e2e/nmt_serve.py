@@ -107,14 +107,16 @@ def short_list_clients():
     check(whole != alone(), "the short list changed none of 200 translations: the test shows nothing")
     with Server(BIN, "--model", "short", "--batch-wait-ms", "20", "--max-beam", "5") as server:
         for beam in (1, 5):
-            expected = alone("--beam", str(beam))
+            # "N ||| text ||| score": the server's text and score (to the 4 decimals printed) are the sentence's alone
+            expected = [line.split(" ||| ")[1:] for line in alone("--beam", str(beam), "--scores")]
             wrong, errors = [], []
 
             def client(k):
                 for i in range(k, len(sources), 16):
                     try:
                         status, answer = server.translate({"text": [sources[i]], "beam": beam})
-                        if status != 200 or answer["translations"][0]["text"] != expected[i]:
+                        got = answer["translations"][0] if status == 200 else {}
+                        if status != 200 or [got["text"], f"{got['score']:.4f}"] != expected[i]:
                             wrong.append((sources[i], expected[i], status, answer))
                     except Exception as e:
                         errors.append(f"{sources[i]!r}: {type(e).__name__}: {e}")
@@ -480,13 +482,22 @@ def keys_and_limits():
         response = connection.getresponse()
         response.read()
         check(response.status == 429 and int(response.getheader("Retry-After")) >= 1, "Retry-After")
+        check(server.request("POST", "/translate", {**lt, "api_key": "key-two-1234"}) ==
+              (429, {"error": "Too many request limits violations"}), "LibreTranslate over the rate")
+        check(server.request("POST", "/v2/translate", deepl, two) == (429, {"message": "Too many requests"}),
+              "DeepL over the rate")
+        check(server.request("POST", "/v2/translate", {"text": ["der Hund " * 4], "target_lang": "EN"}, one) ==
+              (413, {"message": "Request Entity Too Large"}), "DeepL over --max-characters")
+        check(server.request("POST", "/translate", {"q": "der Hund " * 4, "source": "de", "target": "en",
+                                                    "api_key": "key-one-1234"}) ==
+              (400, {"error": "Invalid request: request (35) exceeds text limit (30)"}), "LibreTranslate over --max-characters")
         for path in ("/health", "/ready", "/metrics", "/v1/models", "/languages"):
             check(server.request("GET", path)[0] == 200, f"{path} needs no key")
         _, text = server.request("GET", "/metrics")
         check(metric(text, "nmt_refused_requests_total", reason="key") == 5 and
               metric(text, "nmt_refused_requests_total", reason="quota") == 1 and
-              metric(text, "nmt_refused_requests_total", reason="rate") == 2 and
-              metric(text, "nmt_refused_requests_total", reason="characters") == 1, f"refusals in /metrics: {text}")
+              metric(text, "nmt_refused_requests_total", reason="rate") == 4 and
+              metric(text, "nmt_refused_requests_total", reason="characters") == 3, f"refusals in /metrics: {text}")
     with open("short-keys.txt", "w") as f:
         f.write("short\n")
     done = subprocess.run([f"{BIN}/nmt-serve", "--model", "run", "--api-keys", "short-keys.txt", "--port", "0"],
