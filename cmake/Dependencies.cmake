@@ -99,7 +99,8 @@ if(NMT_BUILD_SERVER)
   target_link_libraries(nmt_httplib INTERFACE PkgConfig::HTTPLIB OpenSSL::SSL OpenSSL::Crypto)
   # nmt-serve's connections: Boost.Asio and Boost.Beast, header-only, in the Boost headers that
   # libboost-program-options-dev brings (libboost1.74-dev on Debian 12, 1.83 on Debian 13).
-  if(NOT EXISTS "${Boost_INCLUDE_DIRS}/boost/beast.hpp")
+  find_path(NMT_BEAST_INCLUDE_DIR boost/beast.hpp HINTS ${Boost_INCLUDE_DIRS})
+  if(NOT NMT_BEAST_INCLUDE_DIR)
     nmt_missing("Boost.Beast (boost/beast.hpp)" "libboost-dev")
   endif()
   find_package(Threads REQUIRED)

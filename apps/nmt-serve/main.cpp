@@ -260,6 +260,7 @@ int main(int argc, char* argv[]) {
       return 0;
     checkServeOptions(settings);
     languageOverrides(settings);  // checked before the models load
+    ReloadSignal::install();      // a SIGHUP while loading reloads once serving, rather than killing
     const auto keys = settings.apiKeysFile.empty() ? std::vector<ApiKey>{} : readApiKeys(settings.apiKeysFile);
     const std::string adminKey = settings.adminKeyFile.empty() ? std::string() : readAdminKey(settings.adminKeyFile);
     const int cpuThreads = settings.runtime.threads > 0 ? settings.runtime.threads : matrixThreads();
@@ -279,7 +280,6 @@ int main(int argc, char* argv[]) {
     });
     const int bound = front->bind(settings.host, settings.port);
     StopSignal::install();  // from here a signal stops gracefully; a second one kills as usual
-    ReloadSignal::install();
     front->start();
     fmt::print(stderr,
                "nmt-serve: device {}, precision {}; {}; up to {} connections{}\nnmt-serve: {}; translation's fp32 "
