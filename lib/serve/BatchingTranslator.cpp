@@ -112,15 +112,14 @@ void BatchingTranslator::submit(std::vector<std::string> sentences, const Decodi
   job->results.resize(sentences.size());
   job->sentences = std::move(sentences);
   job->done = std::move(done);
+  const bool empty = job->remaining == 0;  // (once queued, the job is the decoders': not read here again)
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.requests;
-    if (job->remaining > 0) {
-      const auto now = std::chrono::steady_clock::now();
-      for (std::size_t i = 0; i < job->sentences.size(); ++i) queue_.push_back({job, i, now});
-    }
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < job->sentences.size(); ++i) queue_.push_back({job, i, now});
   }
-  if (job->remaining == 0) return job->done({}, nullptr);
+  if (empty) return job->done({}, nullptr);
   wake_.notify_all();
 }
 
