@@ -6,6 +6,7 @@
 #include "serve/JsonResponses.h"
 #include "serve/LibreTranslateApi.h"
 #include "util/Stopwatch.h"
+#include "util/Utf8.h"
 
 #include <fmt/core.h>
 
@@ -88,8 +89,7 @@ bool isForm(const HttpRequest& request) {
 
 std::size_t characters(const std::vector<std::string>& texts) {
   std::size_t count = 0;
-  for (const auto& t : texts)
-    for (const char c : t) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  for (const auto& t : texts) count += codePoints(t);
   return count;
 }
 

@@ -1,5 +1,6 @@
 #include "attention/Heatmap.h"
 
+#include "util/Utf8.h"
 #include "util/XmlText.h"
 
 #include <fmt/core.h>
@@ -11,9 +12,7 @@ namespace nmt {
 namespace {
 
 // Display width in code points (pieces are UTF-8; good enough for alignment of Latin text).
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
+std::size_t width(const std::string& s) { return codePoints(s); }
 
 }  // namespace
 

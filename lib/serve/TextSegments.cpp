@@ -1,5 +1,7 @@
 #include "serve/TextSegments.h"
 
+#include "util/Utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -177,8 +179,7 @@ std::vector<std::string> TextSegments::join(const std::vector<std::string>& tran
 
 std::size_t TextSegments::characters() const {
   std::size_t count = 0;
-  for (const auto& s : sentences_)
-    for (const char c : s) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  for (const auto& s : sentences_) count += codePoints(s);
   return count;
 }
 

@@ -50,4 +50,10 @@ std::string controlCharacterProblem(std::string_view text) {
   return "";
 }
 
+std::size_t codePoints(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return count;
+}
+
 }  // namespace nmt

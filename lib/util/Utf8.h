@@ -17,4 +17,8 @@ std::optional<std::size_t> firstInvalidUtf8(std::string_view text);
 // first, or "" when there is none.
 std::string controlCharacterProblem(std::string_view text);
 
+// The code points of UTF-8 text (its bytes that do not continue a character): what a server's
+// character limits and quotas count.
+std::size_t codePoints(std::string_view text);
+
 }  // namespace nmt
