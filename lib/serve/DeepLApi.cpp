@@ -1,8 +1,8 @@
 #include "serve/DeepLApi.h"
 
 #include "serve/FormFields.h"
+#include "serve/JsonBody.h"
 #include "serve/TranslateRequest.h"
-#include "util/Utf8.h"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -35,7 +35,6 @@ std::string fromDeepLCode(const std::string& code, const std::string& field) {
 }
 
 TextTranslationRequest parseDeepLRequest(const std::string& body, bool form) {
-  if (const auto at = firstInvalidUtf8(body)) throw bad(fmt::format("the request body is not valid UTF-8 (byte {})", *at + 1));
   TextTranslationRequest r;
   std::string target, source, tagHandling;
   if (form) {
@@ -46,13 +45,7 @@ TextTranslationRequest parseDeepLRequest(const std::string& body, bool form) {
     tagHandling = fields.first("tag_handling");
     r.apiKey = fields.first("auth_key");
   } else {
-    json doc;
-    try {
-      doc = json::parse(body);
-    } catch (const json::parse_error& e) {
-      throw bad(fmt::format("invalid JSON at byte {}", e.byte));
-    }
-    if (!doc.is_object()) throw bad("the request body must be a JSON object");
+    const json doc = parseJsonObject(body);
     const auto text = [&](const char* name) -> std::string {
       if (!doc.contains(name) || doc[name].is_null()) return {};
       if (!doc[name].is_string()) throw bad(fmt::format("Value for '{}' must be a string", name));

@@ -1,8 +1,8 @@
 #include "serve/LibreTranslateApi.h"
 
 #include "serve/FormFields.h"
+#include "serve/JsonBody.h"
 #include "serve/TranslateRequest.h"
-#include "util/Utf8.h"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -26,11 +26,10 @@ struct LibreFields {
 LibreFields fromJson(const std::string& body) {
   json doc;
   try {
-    doc = json::parse(body);
-  } catch (const json::parse_error& e) {
-    throw invalid(fmt::format("invalid JSON at byte {}", e.byte));
+    doc = parseJsonObject(body);
+  } catch (const RequestError& e) {
+    throw invalid(e.what());
   }
-  if (!doc.is_object()) throw invalid("the body must be a JSON object");
   LibreFields f;
   const auto text = [&](const char* name) -> std::string {
     if (!doc.contains(name) || doc[name].is_null()) return {};
@@ -75,7 +74,6 @@ LibreFields fromForm(const std::string& body) {
 }  // namespace
 
 TextTranslationRequest parseLibreTranslateRequest(const std::string& body, bool form, std::size_t maxAlternatives) {
-  if (const auto at = firstInvalidUtf8(body)) throw invalid(fmt::format("the body is not valid UTF-8 (byte {})", *at + 1));
   const LibreFields f = form ? fromForm(body) : fromJson(body);
   bool anyText = false;
   for (const auto& q : f.q) anyText = anyText || !q.empty();

@@ -1,5 +1,7 @@
 #include "serve/TranslateRequest.h"
 
+#include "serve/JsonBody.h"
+
 #include "util/InputError.h"
 #include "util/Utf8.h"
 
@@ -52,14 +54,7 @@ bool RequestGuidance::anyPrefix() const {
 }
 
 TranslateRequest parseTranslateRequest(const std::string& body, const RequestLimits& limits) {
-  if (const auto at = firstInvalidUtf8(body)) throw bad(fmt::format("the request body is not valid UTF-8 (byte {})", *at + 1));
-  json doc;
-  try {
-    doc = json::parse(body);
-  } catch (const json::parse_error& e) {
-    throw bad(fmt::format("invalid JSON at byte {}", e.byte));
-  }
-  if (!doc.is_object()) throw bad("the request must be a JSON object");
+  const json doc = parseJsonObject(body);
 
   TranslateRequest r;
   bool hasText = false;
