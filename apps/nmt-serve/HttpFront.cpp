@@ -445,6 +445,4 @@ std::size_t HttpFront::openConnections() const { return loop_->open; }
 
 std::size_t HttpFront::maxConnections() const { return loop_->options.maxConnections; }
 
-bool HttpFront::stopping() const { return loop_->stopping; }
-
 }  // namespace nmt::serve

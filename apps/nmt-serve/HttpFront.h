@@ -80,7 +80,6 @@ class HttpFront {
 
   std::size_t openConnections() const;
   std::size_t maxConnections() const;
-  bool stopping() const;
 
   class Loop;  // the event loop and its connections (HttpFront.cpp)
 

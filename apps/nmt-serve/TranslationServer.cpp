@@ -98,7 +98,7 @@ std::string headerKey(const HttpRequest& request) {
 }
 
 // The route's name in the metrics: a fixed set, never the client's path.
-std::string routeName(const std::string& method, const std::string& path) {
+std::string routeName(const std::string& path) {
   static const std::pair<const char*, const char*> kRoutes[] = {
       {"/", "page"},
       {"/health", "health"},
@@ -112,7 +112,6 @@ std::string routeName(const std::string& method, const std::string& path) {
       {"/v2/translate", "deepl_translate"},
       {"/v2/languages", "deepl_languages"},
       {"/v2/usage", "deepl_usage"}};
-  (void)method;
   for (const auto& [known, name] : kRoutes)
     if (path == known) return name;
   return "other";
@@ -155,7 +154,7 @@ Respond TranslationServer::recorded(const std::string& route, Respond respond) c
 void TranslationServer::handle(HttpRequest request, Respond plainRespond) {
   const std::string path = request.path();
   const bool get = request.method == "GET", post = request.method == "POST";
-  Respond respond = recorded(routeName(request.method, path), std::move(plainRespond));
+  Respond respond = recorded(routeName(path), std::move(plainRespond));
   if (get && path == "/") {
     HttpResponse page;
     page.contentType = "text/html; charset=utf-8";
