@@ -83,19 +83,18 @@ void Seq2SeqImpl::initialize() {
   }
 }
 
-namespace {
+const char* const kAveragedWeightsPrefix = "averaged/";
 
-std::string archiveKey(std::string name) {
-  for (auto& c : name)
+std::string weightKey(const std::string& name) {
+  std::string key = name;
+  for (auto& c : key)
     if (c == '.') c = '/';
-  return name;
+  return key;
 }
-
-}  // namespace
 
 void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model) {
   archive.write("config", c10::IValue(model->config().toText()));
-  for (const auto& p : model->named_parameters()) archive.write(archiveKey(p.key()), p.value().detach().cpu());
+  for (const auto& p : model->named_parameters()) archive.write(weightKey(p.key()), p.value().detach().cpu());
 }
 
 void saveModel(Seq2Seq& model, const std::string& path) {
@@ -156,7 +155,7 @@ Seq2Seq rebuildModel(const std::optional<std::string>& configText, const ReadWei
   torch::NoGradGuard noGrad;
   for (auto& p : model->named_parameters()) {
     torch::Tensor saved;
-    if (!readWeight(archiveKey(p.key()), saved))
+    if (!readWeight(weightKey(p.key()), saved))
       throw InputError("cannot load model " + path + ": weights for " + p.key() + " are missing");
     if (saved.sizes() != p.value().sizes())
       throw InputError("cannot load model " + path + ": " + p.key() + " has shape " + c10::str(saved.sizes()) +
@@ -192,9 +191,16 @@ Seq2Seq loadModel(const std::string& path, const c10::Device& device) {
   }
   std::optional<std::string> configText;
   if (std::string text; values->tryRead("config", text)) configText = std::move(text);
+  // a checkpoint's average when it has one: every weight from there (the first one decides)
+  std::optional<bool> averaged;
   return rebuildModel(
-      configText, [&](const std::string& key, torch::Tensor& saved) { return values->tryRead(key, saved); }, path,
-      device);
+      configText,
+      [&](const std::string& key, torch::Tensor& saved) {
+        if (!averaged) averaged = values->tryRead(kAveragedWeightsPrefix + key, saved);  // read when there
+        else if (*averaged) return values->tryRead(kAveragedWeightsPrefix + key, saved);
+        return *averaged || values->tryRead(key, saved);
+      },
+      path, device);
 }
 
 }  // namespace nmt

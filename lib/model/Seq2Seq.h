@@ -65,13 +65,18 @@ void saveModel(Seq2Seq& model, const std::string& path);
 void saveArchive(torch::serialize::OutputArchive& archive, const std::string& path);
 // The config and weights into an archive that may hold more (a training checkpoint does).
 void writeModel(torch::serialize::OutputArchive& archive, Seq2Seq& model);
+// The archive key of the parameter `name` ("encoder.embedding.weight" -> "encoder/embedding/weight").
+std::string weightKey(const std::string& name);
+// A training checkpoint keeps the moving average of its weights (--ema-decay) under this prefix beside
+// the weights it trains; loadModel, which reads the weights to translate with, takes the average there.
+extern const char* const kAveragedWeightsPrefix;
 // Opens a file saved by saveModel or a checkpoint; InputError naming it when missing or corrupt,
 // its records checked against their CRC-32s first (zipArchiveDamage: LibTorch does not check).
 void openArchive(torch::serialize::InputArchive& archive, const std::string& path);
-// Rebuilds the model an archive holds; `path` names it in errors.
+// Rebuilds the model an archive holds, its trained weights (not their average); `path` names it in errors.
 Seq2Seq readModel(torch::serialize::InputArchive& archive, const std::string& path, const c10::Device& device);
-// Reads a model saved by saveModel onto `device`; throws InputError naming the file when it
-// is missing, corrupt, or its weights do not fit its config.
+// Reads a model saved by saveModel (or a checkpoint: its averaged weights where it has them) onto
+// `device`; throws InputError naming the file when it is missing, corrupt, or its weights do not fit its config.
 Seq2Seq loadModel(const std::string& path, const c10::Device& device);
 
 }  // namespace nmt

@@ -34,9 +34,10 @@ c10::Device deviceOf(Seq2Seq& model) {
 }  // namespace
 
 void saveCheckpoint(const std::string& path, Seq2Seq& model, torch::optim::Optimizer& optimizer,
-                    const TrainingState& state) {
+                    const TrainingState& state, const WeightAverage* average) {
   torch::serialize::OutputArchive archive;
   writeModel(archive, model);
+  if (average) average->write(archive);
   archive.write(kState, c10::IValue(state.toText()));
   torch::serialize::OutputArchive optimizerArchive;
   optimizer.save(optimizerArchive);

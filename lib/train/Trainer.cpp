@@ -3,8 +3,8 @@
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
 #include "train/CheckpointAveraging.h"
+#include "train/GradientAccumulation.h"
 #include "train/GradientClipping.h"
-#include "train/LabelSmoothedLoss.h"
 #include "train/TrainingCurves.h"
 #include "util/InputError.h"
 #include "util/FileSystem.h"
@@ -44,7 +44,8 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
       progress_(progress),
       optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr.lr))),
       schedule_(options_.lr),
-      scaler_(options_.precision == Precision::kFp16) {
+      scaler_(options_.precision == Precision::kFp16),
+      average_(model_, options_.emaDecay, options_.emaStart) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
   validateTrainerOptions(options_);
   if (!model_->decoder().feedsOwnPredictions() &&
@@ -71,12 +72,19 @@ void validateTrainerOptions(const TrainerOptions& options) {
   if (options.keepCheckpoints < 0) throw OptionError("`keep-checkpoints` must not be negative");
   if (options.batching.batchTokens == 0 && options.batching.batchSentences == 0)
     throw OptionError("`batch-tokens` must be positive");
+  if (options.accumulate < 1) throw OptionError("`accumulate` must be at least 1 (batches a step)");
+  if (!(options.emaDecay >= 0.0 && options.emaDecay < 1.0))
+    throw OptionError("`ema-decay` must be in [0, 1) (0: no moving average)");
+  if (options.emaStart < 0) throw OptionError("`ema-start` must not be negative");
 }
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {
   state_ = restoreCheckpoint(archive, path, *optimizer_, device_);
   schedule_.restoreState(state_.lrSchedule);
   scaler_.restore(state_.lossScaler);
+  if (average_.enabled() && !average_.restore(archive))
+    progress_.message(fmt::format("{} holds no moving average of the weights: it starts from them at step {}", path,
+                                  state_.step));
   resumed_ = true;
   lastSavedStep_ = state_.step;
 }
@@ -89,7 +97,8 @@ double Trainer::teacherForcingRatio() const {
 
 void Trainer::saveLast() {
   state_.lossScaler = scaler_.enabled() ? scaler_.toText() : "";
-  if (peers_.writesFiles()) saveCheckpoint(directory_.last(), model_, *optimizer_, state_);
+  if (peers_.writesFiles())
+    saveCheckpoint(directory_.last(), model_, *optimizer_, state_, average_.enabled() ? &average_ : nullptr);
   lastSavedStep_ = state_.step;
 }
 
@@ -129,6 +138,9 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
 bool Trainer::validate(bool scheduled) {
   // rank 0 validates; the others take its result, so that every worker keeps the same state
   // (best step, schedule, early stopping)
+  // the weights validated, saved as best.pt and kept are the moving average when one is kept
+  std::optional<WeightAverage::Averaged> averaged;
+  if (average_.enabled()) averaged.emplace(average_);
   ValidationResult result;
   if (peers_.writesFiles()) {
     const AutocastScope autocast(device_, options_.precision);
@@ -147,6 +159,7 @@ bool Trainer::validate(bool scheduled) {
   }
   if (peers_.writesFiles())
     keepValidatedWeights(model_, directory_, state_.step, options_.keepCheckpoints, improved ? directory_.best() : "");
+  averaged.reset();  // the trained weights again
   std::string note;
   if (scheduled) {
     state_.staleValidations = improved ? 0 : state_.staleValidations + 1;
@@ -187,31 +200,15 @@ std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const 
                      duration(state_.elapsedSeconds), eta);
 }
 
-Trainer::StepGradients Trainer::gradients(const Batch* batch) {
+Trainer::StepGradients Trainer::gradients(const std::vector<Batch>& batches) {
   optimizer_->zero_grad();
-  at::Tensor loss;  // mean over this worker's gold tokens
-  int64_t tokens = 0;
-  if (batch) {
-    const auto gold = batch->gold();
-    LossTerms terms;
-    {
-      const AutocastScope autocast(device_, options_.precision);
-      const auto out = model_->forward(*batch, teacherForcingRatio());
-      // every row's target holds one <s> that is not a gold token
-      const auto goldTokens = static_cast<int64_t>(batch->targetTokens) - batch->target.size(0);
-      terms = labelSmoothedLoss(out.logProbs.to(torch::kFloat), gold, options_.labelSmoothing, SpecialIds::kPad,
-                                goldTokens);
-    }
-    tokens = terms.tokens;
-    loss = terms.loss / static_cast<double>(terms.tokens);
-    (scaler_.enabled() ? loss * scaler_.scale() : loss).backward();
-    if (scaler_.enabled()) {
-      torch::NoGradGuard noGrad;
-      for (auto& p : model_->parameters())
-        if (p.grad().defined()) p.grad().mul_(1.0 / scaler_.scale());
-    }
-  }
-  const int64_t batchTokens = batch ? static_cast<int64_t>(batch->sourceTokens + batch->targetTokens) : 0;
+  const LossSettings settings{options_.labelSmoothing, teacherForcingRatio(), options_.precision,
+                              scaler_.enabled() ? scaler_.scale() : 1.0};
+  const AccumulatedLoss accumulated = accumulateGradients(model_, batches, settings, device_);
+  const int64_t tokens = accumulated.tokens;
+  const at::Tensor loss = tokens > 0 ? accumulated.lossSum / static_cast<double>(tokens) : at::Tensor();
+  int64_t batchTokens = 0;
+  for (const auto& batch : batches) batchTokens += static_cast<int64_t>(batch.sourceTokens + batch.targetTokens);
   double globalLoss = 0.0;
   int64_t globalTokens = tokens, globalBatchTokens = batchTokens;
   if (peers_.size() > 1) {
@@ -226,7 +223,7 @@ Trainer::StepGradients Trainer::gradients(const Batch* batch) {
   const auto norm = options_.clipNorm > 0.0 || scaler_.enabled()
                         ? clipGradientNorm(model_->parameters(), options_.clipNorm).to(device_)
                         : torch::zeros({}, torch::TensorOptions().device(device_));
-  const auto lossOnDevice = peers_.size() > 1 ? torch::full({}, globalLoss, norm.options()) : loss.detach();
+  const auto lossOnDevice = peers_.size() > 1 ? torch::full({}, globalLoss, norm.options()) : loss;
   const auto host = torch::stack({lossOnDevice.to(torch::kFloat), norm.to(torch::kFloat)}).cpu();
   return {host[0].item<double>(), host[1].item<double>(), globalTokens, globalBatchTokens};
 }
@@ -262,12 +259,14 @@ TrainOutcome Trainer::stopped(TrainOutcome outcome, bool trained) {
   return outcome;
 }
 
-std::optional<TrainOutcome> Trainer::step(const std::vector<std::size_t>& rows) {
+std::optional<TrainOutcome> Trainer::step(const std::vector<std::vector<std::size_t>>& shares) {
   const Stopwatch stepTime;
-  const std::optional<Batch> batch = rows.empty() ? std::nullopt : std::optional<Batch>(makeBatch(train_, rows, device_));
+  std::vector<Batch> batches;
+  for (const auto& rows : shares)
+    if (!rows.empty()) batches.push_back(makeBatch(train_, rows, device_));
   const double lr = schedule_.rate(state_.step + 1);
   for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-  const auto [lossValue, norm, tokens, batchTokens] = gradients(batch ? &*batch : nullptr);
+  const auto [lossValue, norm, tokens, batchTokens] = gradients(batches);
   const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
   // fp16 overflow: the batch's update is skipped with a smaller scale, as GradScaler does
   const bool apply = scaler_.update(finite);
@@ -284,7 +283,8 @@ std::optional<TrainOutcome> Trainer::step(const std::vector<std::size_t>& rows) 
     state_.windowTokens += tokens;
   }
   ++state_.step;
-  ++state_.batchInEpoch;
+  average_.update(state_.step);
+  state_.batchInEpoch += static_cast<int64_t>(shares.size());
   state_.windowBatchTokens += batchTokens;
   state_.windowSeconds += stepTime.seconds();
   return std::nullopt;
@@ -316,9 +316,12 @@ TrainOutcome Trainer::run() {
   while (true) {
     tick();
     if (auto stop = stopReason()) return stopped(std::move(*stop), trained);
-    // this worker's share of the global batch (keepShare)
-    const auto& rows = plan[static_cast<std::size_t>(state_.batchInEpoch)];
-    if (auto failed = step({rows.begin(), rows.end()})) return *failed;
+    // this worker's shares of the step's global batches (keepShare); an epoch's last step may take fewer
+    const auto first = static_cast<std::size_t>(state_.batchInEpoch);
+    const std::size_t count = std::min(static_cast<std::size_t>(options_.accumulate), plan.size() - first);
+    std::vector<std::vector<std::size_t>> shares;
+    for (std::size_t b = first; b < first + count; ++b) shares.emplace_back(plan[b].begin(), plan[b].end());
+    if (auto failed = step(shares)) return *failed;
     trained = true;
     tick();
     progress_.status(statusLine(state_.windowLoss / static_cast<double>(state_.windowTokens), plan.size()));

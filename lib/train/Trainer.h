@@ -10,6 +10,7 @@
 #include "train/MetricsLog.h"
 #include "train/TrainingPeers.h"
 #include "train/TrainingState.h"
+#include "train/WeightAverage.h"
 #include "train/Validator.h"
 #include "util/Precision.h"
 
@@ -39,6 +40,9 @@ struct TrainerOptions {
   double teacherForcingMin = 1.0;        // ...decaying linearly to this...
   int64_t teacherForcingDecaySteps = 0;  // ...over this many steps (0: no decay)
   BatchingOptions batching;              // token budget, shuffling seed
+  int64_t accumulate = 1;                // batches whose gradients add up to one optimizer step
+  double emaDecay = 0.0;                 // moving average of the weights (WeightAverage; 0: none)...
+  int64_t emaStart = 0;                  // ...from this optimizer step on
   int64_t maxEpochs = 0;                 // stop after this many epochs (0: no limit)
   int64_t maxSteps = 0;                  // stop after this many steps in all (0: no limit)
   double maxMinutes = 0.0;               // stop after this much training time in all (0: no limit)
@@ -90,20 +94,21 @@ class Trainer {
  private:
   double teacherForcingRatio() const;
   struct StepGradients {
-    double loss;          // mean label-smoothed loss per gold token (of the global batch)
+    double loss;          // mean label-smoothed loss per gold token (of the global batches)
     double norm;          // gradient L2 norm before clipping (0 when neither clipping nor fp16 asks for it)
-    int64_t tokens;       // gold tokens (of the global batch)
-    int64_t batchTokens;  // source and target tokens, padding not counted (of the global batch)
+    int64_t tokens;       // gold tokens (of the global batches)
+    int64_t batchTokens;  // source and target tokens, padding not counted (of the global batches)
   };
-  // Forward and backward of this worker's share of a batch (none: an empty share), under autocast
-  // for bf16/fp16, gradients unscaled, averaged over the workers and clipped.
-  StepGradients gradients(const Batch* batch);
+  // The gradients of one optimizer step: forward and backward of this worker's shares of its
+  // batches (accumulateGradients), averaged over the workers, clipped.
+  StepGradients gradients(const std::vector<Batch>& batches);
   // Why training stops before the next step, if it does: max-steps, max-epochs, max-time or a
   // signal, the last two agreed among the workers (a collective call: once a step on every worker).
   std::optional<TrainOutcome> stopReason();
-  // One optimizer step over this worker's share of a batch (rows of the corpus); the outcome when
-  // its loss or gradient norm is not finite (and fp16's scaler cannot skip it).
-  std::optional<TrainOutcome> step(const std::vector<std::size_t>& rows);
+  // One optimizer step over this worker's shares of `accumulate` batches (each rows of the corpus,
+  // none for an empty share); the outcome when its loss or gradient norm is not finite (and fp16's
+  // scaler cannot skip it).
+  std::optional<TrainOutcome> step(const std::vector<std::vector<std::size_t>>& shares);
   // The checkpoints a stop leaves: a signal saves last.pt; a limit validates the steps since the
   // last validation (or saves last.pt). `trained`: this session took a step.
   TrainOutcome stopped(TrainOutcome outcome, bool trained);
@@ -127,6 +132,7 @@ class Trainer {
   std::unique_ptr<torch::optim::Adam> optimizer_;
   LrSchedule schedule_;
   DynamicLossScaler scaler_;
+  WeightAverage average_;
   TrainingState state_;
   bool resumed_ = false;
   std::unique_ptr<MetricsLog> metrics_;

@@ -42,6 +42,9 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
 
   t.section("training");
   t.add("batch-tokens", r.trainer.batching.batchTokens, "token budget per batch: sentences x longest side");
+  t.add("accumulate", r.trainer.accumulate,
+        "add up the gradients of this many batches into one optimizer step (an effective batch this many times "
+        "batch-tokens); steps, the schedule and validation count optimizer steps");
   t.add("lr", r.trainer.lr.lr, "learning rate (Adam), the peak after warm-up");
   t.add("lr-schedule", r.trainer.lr.kind, "plateau (decay when validation BLEU stalls) or inverse-sqrt (after warm-up)");
   t.add("warmup-steps", r.trainer.lr.warmupSteps, "linear learning-rate warm-up steps (0: none)");
@@ -53,6 +56,10 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("teacher-forcing", r.trainer.teacherForcing, "chance of feeding the gold previous token (else the model's own)");
   t.add("teacher-forcing-min", r.trainer.teacherForcingMin, "teacher forcing decays linearly to this...");
   t.add("teacher-forcing-decay-steps", r.trainer.teacherForcingDecaySteps, "...over this many steps (0: no decay)");
+  t.add("ema-decay", r.trainer.emaDecay,
+        "keep an exponential moving average of the weights with this decay (0.999: about the last 1,000 steps), "
+        "validated and saved as best.pt in their place (0: none)");
+  t.add("ema-start", r.trainer.emaStart, "the moving average follows the weights until this optimizer step");
   t.add("max-epochs", r.trainer.maxEpochs, "stop after this many epochs (0: no limit)");
   t.add("max-steps", r.trainer.maxSteps, "stop after this many steps in all (0: no limit)");
   t.add("max-time", r.trainer.maxMinutes, "stop after this many minutes of training in all (0: no limit)");

@@ -1,0 +1,149 @@
+#include "TestSupport.h"
+#include "TinyModelConfig.h"
+#include "TinyTrainerRun.h"
+#include "data/Batch.h"
+#include "model/Seq2Seq.h"
+#include "train/GradientAccumulation.h"
+#include "train/Trainer.h"
+#include "train/WeightAverage.h"
+
+#include <doctest/doctest.h>
+#include <torch/torch.h>
+
+#include <vector>
+
+using namespace nmt;
+
+namespace {
+
+// A tiny Transformer (no dropout), the same from the same seed.
+Seq2Seq transformer() {
+  torch::manual_seed(3);
+  ModelConfig config = test::tinyConfig();
+  config.encoder = config.decoder = "transformer";
+  config.heads = 2;
+  config.feedForwardSize = 16;
+  Seq2Seq model(config);
+  model->initialize();
+  return model;
+}
+
+// Four pairs of different lengths: two batches of unequal token counts, or one of all four rows.
+const std::vector<EncodedPair> kPairs = {{{4, 5, 6, 7, 8}, {7, 8, 9, 10, 11, 12}, 0},
+                                         {{9, 10}, {11, 12}, 1},
+                                         {{5, 6, 7}, {13, 14, 15}, 2},
+                                         {{11}, {16}, 3}};
+
+// The weights after one SGD step over the given batches' accumulated gradients (SGD: Adam's first step,
+// about lr times each gradient's sign, would hide a wrong scale).
+std::vector<torch::Tensor> weightsAfterStep(const std::vector<std::vector<std::size_t>>& batchRows, double* loss) {
+  Seq2Seq model = transformer();
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+  std::vector<Batch> batches;
+  for (const auto& rows : batchRows) batches.push_back(makeBatch(kPairs, rows, c10::Device(c10::kCPU)));
+  sgd.zero_grad();
+  const auto accumulated = accumulateGradients(model, batches, LossSettings{}, c10::Device(c10::kCPU));
+  *loss = accumulated.lossSum.item<double>() / static_cast<double>(accumulated.tokens);
+  CHECK(accumulated.tokens == 7 + 3 + 4 + 2);  // each target's pieces and </s>
+  sgd.step();
+  std::vector<torch::Tensor> out;
+  for (const auto& p : model->parameters()) out.push_back(p.detach().clone());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("accumulating two batches' gradients gives the weights of one batch of all their rows") {
+  double oneLoss = 0, twoLoss = 0;
+  const auto one = weightsAfterStep({{0, 1, 2, 3}}, &oneLoss);
+  const auto two = weightsAfterStep({{0, 1}, {2, 3}}, &twoLoss);  // 10 and 6 gold tokens: unequal halves
+  CHECK(twoLoss == doctest::Approx(oneLoss).epsilon(1e-6));
+  const auto start = transformer()->parameters();
+  REQUIRE(one.size() == two.size());
+  std::size_t moved = 0;  // (a few get no gradient: the attention keys' biases)
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    INFO("parameter " << i);
+    CHECK(torch::allclose(one[i], two[i], 1e-5, 1e-6));
+    if (!torch::allclose(one[i], start[i], 1e-5, 1e-6)) ++moved;
+  }
+  CHECK(moved + 3 == one.size());
+}
+
+TEST_CASE("the weights' moving average: its formula, step by step, and the model holding it for a scope") {
+  Seq2Seq model(test::tinyConfig());
+  const auto w = model->parameters().front();
+  auto setWeights = [&](double value) {
+    torch::NoGradGuard noGrad;
+    for (auto& p : model->parameters()) p.fill_(value);
+  };
+  setWeights(1.0);
+  WeightAverage average(model, 0.9, 2);
+  CHECK(average.decayAt(1) == 0.0);
+  CHECK(average.decayAt(2) == 0.0);
+  CHECK(average.decayAt(3) == doctest::Approx(1.0 / 10.0));   // warm-up: (1 + n) / (10 + n), n = 0
+  CHECK(average.decayAt(4) == doctest::Approx(2.0 / 11.0));
+  CHECK(average.decayAt(1000) == doctest::Approx(0.9));       // then the decay given
+  double expected = 1.0;
+  const std::vector<double> weights = {2.0, 3.0, 5.0, 4.0, 8.0};
+  for (int64_t step = 1; step <= 5; ++step) {
+    setWeights(weights[static_cast<std::size_t>(step - 1)]);
+    average.update(step);
+    const double d = average.decayAt(step);
+    expected = d * expected + (1.0 - d) * weights[static_cast<std::size_t>(step - 1)];
+    WeightAverage::Averaged held(average);
+    INFO("step " << step);
+    CHECK(w.view(-1)[0].item<double>() == doctest::Approx(expected).epsilon(1e-6));
+  }
+  CHECK(expected != doctest::Approx(8.0));
+  CHECK(w.view(-1)[0].item<double>() == 8.0);  // the trained weights back after the scope
+  CHECK_FALSE(WeightAverage(model, 0.0, 0).enabled());
+}
+
+TEST_CASE("Trainer with --accumulate: optimizer steps take N batches, an epoch's last step the rest") {
+  test::TinyTrainerRun r;  // 4 batches an epoch
+  auto o = test::TinyTrainerRun::options();
+  o.accumulate = 3;
+  o.maxEpochs = 2;
+  r.run(o);
+  CHECK(r.steps == 4);  // 3 + 1 batches an epoch
+  CHECK(r.validatedSteps() == std::vector<int64_t>{2, 4});
+  CHECK(test::errorOf([&] {
+          o.accumulate = 0;
+          validateTrainerOptions(o);
+        }) == "accumulate must be at least 1 (batches a step)");
+}
+
+TEST_CASE("Trainer with --ema-decay: validation and kept/ take the average, last.pt keeps both, resume is exact") {
+  auto o = test::TinyTrainerRun::options();
+  o.keepCheckpoints = 1;
+  o.emaDecay = 0.9;
+  o.emaStart = 1;
+  o.lr.lr = 0.01;
+  test::TinyTrainerRun whole, halves;
+  o.maxSteps = 6;
+  whole.run(o);
+  o.maxSteps = 3;
+  halves.run(o);
+  o.maxSteps = 6;
+  halves.resume(o);
+  CHECK(halves.steps == 6);
+  const c10::Device cpu(c10::kCPU);
+  torch::serialize::InputArchive archive;
+  openArchive(archive, whole.dir.file("last.pt"));
+  const auto trained = readModel(archive, whole.dir.file("last.pt"), cpu)->parameters();
+  const auto averaged = loadModel(whole.dir.file("last.pt"), cpu)->parameters();  // what translation loads
+  const auto validated = loadModel(ModelDirectory(whole.dir.path()).kept(6), cpu)->parameters();
+  const auto resumed = loadModel(halves.dir.file("last.pt"), cpu)->parameters();
+  const auto live = whole.model->parameters();
+  for (std::size_t i = 0; i < trained.size(); ++i) {
+    INFO("parameter " << i);
+    CHECK(torch::equal(trained[i], live[i]));  // the Trainer's model holds the trained weights
+    CHECK(torch::equal(averaged[i], resumed[i]));
+    CHECK(torch::equal(averaged[i], validated[i]));  // the weights step 6's validation took
+    if (i == 0) CHECK_FALSE(torch::equal(averaged[i], trained[i]));
+  }
+  CHECK(test::errorOf([&] {
+          o.emaDecay = 1.0;
+          validateTrainerOptions(o);
+        }) == "ema-decay must be in [0, 1) (0: no moving average)");
+}
