@@ -71,9 +71,9 @@ void checkAlignment(const AlignmentOptions& options) {
   optionValue([&] { checkAlignmentOptions(options); });
 }
 
-Runtime startProgram(const RuntimeOptions& options) {
-  optionValue([&] { return parsePrecision(options.precision); });
-  return startRuntime(options);
+Runtime startProgram(const RuntimeOptions& options, ModelUse use) {
+  optionValue([&] { return options.precision == "auto" ? Precision::kFp32 : parsePrecision(options.precision); });
+  return startRuntime(options, use);
 }
 
 }  // namespace nmt::app

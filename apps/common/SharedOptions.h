@@ -41,6 +41,6 @@ TranslationModel loadModelFor(const ModelOptions& options, const std::string& di
 
 // The start-up every program that runs a model calls (startRuntime), with a malformed
 // --precision reported as an option error (exit code 2).
-Runtime startProgram(const RuntimeOptions& options);
+Runtime startProgram(const RuntimeOptions& options, ModelUse use);
 
 }  // namespace nmt::app

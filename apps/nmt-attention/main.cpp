@@ -52,7 +52,7 @@ int main(int argc, char* argv[]) {
     app::checkBatchOptions(options);
     app::checkBeamOptions(options.decoding);
 
-    const Runtime runtime = app::startProgram(runtimeOptions);
+    const Runtime runtime = app::startProgram(runtimeOptions, ModelUse::kTranslation);
     auto model = app::loadModelFor(modelOptions, modelDir, runtime);
     if (selfAttention && !model.model->encoder().hasSelfAttentionHeads())
       throw InputError("--self-attention needs a model with the transformer encoder; " + modelDir + " has the " +

@@ -264,7 +264,7 @@ int main(int argc, char* argv[]) {
     const auto keys = settings.apiKeysFile.empty() ? std::vector<ApiKey>{} : readApiKeys(settings.apiKeysFile);
     const std::string adminKey = settings.adminKeyFile.empty() ? std::string() : readAdminKey(settings.adminKeyFile);
     const int cpuThreads = settings.runtime.threads > 0 ? settings.runtime.threads : matrixThreads();
-    const Runtime runtime = app::startProgram(settings.runtime);
+    const Runtime runtime = app::startProgram(settings.runtime, ModelUse::kTranslation);
     auto loaded = loadModels(settings, runtime);
     const std::string threadInfo = configureDecoding(settings, runtime, loaded, cpuThreads);
 

@@ -52,7 +52,7 @@ int main(int argc, char* argv[]) {
     StopSignal::install();
     if (worker.distributed())
       request.runtime.device = parallel::workerDeviceChoice(request.runtime.device, worker.localRank, cudaDeviceCount());
-    const Runtime runtime = app::startProgram(request.runtime);
+    const Runtime runtime = app::startProgram(request.runtime, ModelUse::kTraining);
     std::unique_ptr<parallel::DataParallelPeers> peers;
     if (worker.distributed())
       peers = std::make_unique<parallel::DataParallelPeers>(parallel::WorkerGroup::connect(

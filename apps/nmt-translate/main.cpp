@@ -139,7 +139,7 @@ int main(int argc, char* argv[]) {
       app::optionValue([&] { checkTranslatorOptions(options, c10::Device(c10::kCPU)); });
     }
 
-    const Runtime runtime = app::startProgram(runtimeOptions);
+    const Runtime runtime = app::startProgram(runtimeOptions, ModelUse::kTranslation);
     if (verbose) {
       fmt::print(stderr, "nmt-translate: {}\nnmt-translate: {}; translation's fp32 products: {}\n", runtime.describe(),
                  runtime.kernelLine, describeFloatProducts());

@@ -52,7 +52,7 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
       (options_.teacherForcing < 1.0 || (options_.teacherForcingDecaySteps > 0 && options_.teacherForcingMin < 1.0)))
     throw OptionError("`teacher-forcing` below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
                      "prefix at once");
-  checkPrecisionDevice(options_.precision, device_);
+  checkPrecisionDevice(options_.precision, device_, ModelUse::kTraining);
   state_.lrSchedule = schedule_.stateText();
 }
 

@@ -46,6 +46,8 @@ CpuFeatures detectCpuFeatures() {
   f.fma = __builtin_cpu_supports("fma");
   f.avx512f = __builtin_cpu_supports("avx512f");
   f.avx512vnni = __builtin_cpu_supports("avx512vnni");
+  f.avx512bf16 = __builtin_cpu_supports("avx512bf16");
+  f.amxbf16 = __builtin_cpu_supports("amx-bf16");
 #endif
   return f;
 }

@@ -16,6 +16,8 @@ struct CpuFeatures {
   bool fma = false;
   bool avx512f = false;
   bool avx512vnni = false;  // int8 products add u8 x s8 pairs in 32 bits (Int8Linear.h)
+  bool avx512bf16 = false;  // bf16 products in hardware (oneDNN's bf16 kernels; Precision.h)
+  bool amxbf16 = false;
 };
 
 // This CPU's features (cpuid).

@@ -1,5 +1,6 @@
 #include "util/Precision.h"
 
+#include "util/BlasKernels.h"
 #include "util/InputError.h"
 #include "util/TorchCompat.h"
 
@@ -9,7 +10,7 @@ Precision parsePrecision(const std::string& text) {
   if (text == "fp32") return Precision::kFp32;
   if (text == "bf16") return Precision::kBf16;
   if (text == "fp16") return Precision::kFp16;
-  throw OptionError("`precision` must be fp32, bf16 or fp16, not '" + text + "'");
+  throw OptionError("`precision` must be fp32, bf16, fp16 or auto, not '" + text + "'");
 }
 
 std::string precisionName(Precision precision) {
@@ -20,10 +21,36 @@ std::string precisionName(Precision precision) {
   }
 }
 
-void checkPrecisionDevice(Precision precision, const c10::Device& device) {
-  if (precision != Precision::kFp32 && !device.is_cuda())
-    throw OptionError("`precision` " + precisionName(precision) + " needs a CUDA device (on " + device.str() +
-                     " the model runs in fp32)");
+std::string cpuBf16Instructions() {
+  const CpuFeatures features = detectCpuFeatures();
+  if (features.amxbf16) return "AMX";
+  if (features.avx512bf16) return "AVX-512 BF16";
+  return "";
+}
+
+bool cpuBf16(Precision precision, const c10::Device& device) {
+  return precision == Precision::kBf16 && device.is_cpu();
+}
+
+Precision settlePrecision(const std::string& text, const c10::Device& device, ModelUse use) {
+  if (text == "auto")
+    return use == ModelUse::kTraining && device.is_cpu() && !cpuBf16Instructions().empty() ? Precision::kBf16
+                                                                                          : Precision::kFp32;
+  const Precision precision = parsePrecision(text);
+  checkPrecisionDevice(precision, device, use);
+  return precision;
+}
+
+void checkPrecisionDevice(Precision precision, const c10::Device& device, ModelUse use) {
+  if (precision == Precision::kFp32 || device.is_cuda()) return;
+  if (precision == Precision::kBf16 && use == ModelUse::kTraining) {
+    if (!cpuBf16Instructions().empty()) return;
+    throw OptionError("`precision` bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (this " +
+                      cpuModelName() + " has neither; `precision` auto trains in fp32 here)");
+  }
+  throw OptionError("`precision` " + precisionName(precision) + " needs a CUDA device" +
+                    (precision == Precision::kBf16 ? std::string(" to translate (on the CPU bf16 is for training)")
+                                                   : std::string(" (on " + device.str() + " the model runs in fp32)")));
 }
 
 AutocastScope::AutocastScope(const c10::Device& device, Precision precision)

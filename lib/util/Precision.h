@@ -11,12 +11,26 @@ namespace nmt {
 // products and RNN cells in 16 bits; softmax, losses, norms and the weights stay fp32).
 enum class Precision { kFp32, kBf16, kFp16 };
 
-// "fp32" | "bf16" | "fp16"; throws InputError naming the option otherwise.
+// What a program runs a model for: the precisions a device takes differ.
+enum class ModelUse { kTraining, kTranslation };
+
+// "fp32" | "bf16" | "fp16"; throws InputError naming the option otherwise ("auto" is settlePrecision's).
 Precision parsePrecision(const std::string& text);
 std::string precisionName(Precision precision);
 
-// 16-bit precisions are for CUDA; throws InputError for another device.
-void checkPrecisionDevice(Precision precision, const c10::Device& device);
+// The precision `text` asks for, `auto` settled: bf16 to train on a CPU that multiplies bf16 in
+// hardware (there it trains about twice as fast as fp32: docs/training.md), fp32 otherwise. Checked
+// as checkPrecisionDevice checks it.
+Precision settlePrecision(const std::string& text, const c10::Device& device, ModelUse use);
+
+// fp32 runs anywhere, bf16 and fp16 on CUDA, and bf16 for training on a CPU with bf16 instructions
+// (cpuBf16Instructions); OptionError naming the option otherwise.
+void checkPrecisionDevice(Precision precision, const c10::Device& device, ModelUse use);
+
+// The instructions this CPU multiplies bf16 with ("AVX-512 BF16", "AMX"); empty where it has none.
+std::string cpuBf16Instructions();
+// Whether the matrix work runs in bf16 on the CPU, through oneDNN (on LibTorch's intra-op threads).
+bool cpuBf16(Precision precision, const c10::Device& device);
 
 // Turns autocast on for `device`'s type in this thread for the scope's life (nothing for
 // fp32), then restores what was there and drops autocast's cache of cast weights.

@@ -13,7 +13,7 @@ namespace nmt {
 struct RuntimeOptions {
   std::string device = "auto";     // auto, cpu, cuda or cuda:N
   int threads = 0;                 // OpenBLAS threads (0: OpenBLAS's default)
-  std::string precision = "fp32";  // fp32, bf16 or fp16
+  std::string precision = "fp32";  // fp32, bf16, fp16 or auto (settlePrecision)
 };
 
 // What it runs on, settled once at start-up.
@@ -29,8 +29,9 @@ struct Runtime {
 };
 
 // The start-up sequence every program that runs a model goes through, in this order: resolve
-// the device, check the precision against it, keep freed memory for reuse, set the CPU threads.
+// the device, settle the precision for the device and `use`, keep freed memory for reuse, set the
+// CPU threads (configureThreads; bf16 on the CPU gives them to LibTorch's pool, where oneDNN runs).
 // InputError naming the option when a value is wrong.
-Runtime startRuntime(const RuntimeOptions& options);
+Runtime startRuntime(const RuntimeOptions& options, ModelUse use);
 
 }  // namespace nmt

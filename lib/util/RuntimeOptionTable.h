@@ -10,7 +10,9 @@ void declareRuntimeOptions(OptionTable& table, RuntimeOptions& options);
 
 namespace help {  // the texts Python's Translator shares (its threads: None rather than 0)
 inline constexpr const char* kDevice = "auto, cpu, cuda or cuda:N";
-inline constexpr const char* kPrecision = "fp32, or on CUDA bf16 or fp16: matrix work in 16 bits (autocast), fp32 weights";
+inline constexpr const char* kPrecision =
+    "fp32; bf16 or fp16 on CUDA, and bf16 for training on a CPU with AVX-512 BF16 or AMX: matrix work in 16 bits "
+    "(autocast), fp32 weights; auto: bf16 where a CPU trains faster in it, else fp32";
 }  // namespace help
 
 }  // namespace nmt

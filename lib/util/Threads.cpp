@@ -3,6 +3,8 @@
 #include "util/InputError.h"
 
 #include <ATen/Parallel.h>
+
+#include <algorithm>
 #include <dlfcn.h>
 
 namespace nmt {
@@ -25,13 +27,13 @@ SetThreads openblasSetThreads() {
 
 }  // namespace
 
-std::string configureThreads(int threads) {
+std::string configureThreads(int threads, MatrixWork work) {
   if (threads < 0) throw OptionError("`threads` must be 0 (library defaults) or positive, not " + std::to_string(threads));
   const auto set = openblasSetThreads();
   const auto get = openblasGetThreads();
   if (set) {
-    at::set_num_threads(1);
     if (threads > 0) set(threads);
+    at::set_num_threads(work == MatrixWork::kOneDnn && get ? std::max(1, get()) : 1);
   } else if (threads > 0) {
     at::set_num_threads(threads);
   }

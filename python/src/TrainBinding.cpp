@@ -114,7 +114,7 @@ py::dict train(const py::object& config, const py::object& modelDir, bool resume
   {
     py::gil_scoped_release release;
     const StopSignal::Scope stopOnSignal;  // Ctrl-C saves a checkpoint and stops, as in nmt-train
-    const Runtime runtime = startRuntime(request.runtime);
+    const Runtime runtime = startRuntime(request.runtime, ModelUse::kTraining);
     Progress progress(quiet ? nullptr : stderr);
     outcome = runTraining(request, runtime, progress);
   }

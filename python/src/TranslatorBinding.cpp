@@ -35,7 +35,7 @@ class PythonTranslator {
     options.device = device;
     options.threads = threads.value_or(0);
     options.precision = precision;
-    runtime_ = startRuntime(options);
+    runtime_ = startRuntime(options, ModelUse::kTranslation);
     ModelLoadOptions load;
     load.shortlist = featureUse("shortlist", shortlist);
     load.int8 = featureUse("int8", int8);

@@ -180,7 +180,7 @@ expect_line "$ERR" "nmt-train: error: $TMP/train.src has 600 lines but $TMP/shor
 expect_fail 1 "${BARE[@]}" --train-src train.src --train-tgt train.tgt --valid-src badutf8.src --valid-tgt valid.tgt
 expect_line "$ERR" "nmt-train: error: $TMP/badutf8.src:5: invalid UTF-8 at byte 4"
 expect_fail 2 "${TRAIN[@]}" --model-dir x --precision fp8
-expect_line "$ERR" "nmt-train: --precision must be fp32, bf16 or fp16, not 'fp8' (see nmt-train --help)"
+expect_line "$ERR" "nmt-train: --precision must be fp32, bf16, fp16 or auto, not 'fp8' (see nmt-train --help)"
 # NaN, infinities and negative values of the float options are refused in one line, before anything is made
 for bad in "--min-lr -1|--min-lr must be a number of 0 or more" \
            "--clip-norm nan|--clip-norm must be a number of 0 or more (0: no clipping)" \
@@ -256,7 +256,20 @@ expect_ok "$BIN/nmt-train" --version
 expect_contains "$OUT" "runtime: LibTorch "
 expect_fail 1 env CUDA_VISIBLE_DEVICES= "${TRAIN_ON[@]}" --model-dir x --device cuda
 expect_contains "$ERR" "nmt-train: error: device 'cuda' requested but CUDA is not available"
-expect_fail 1 "${TRAIN[@]}" --model-dir x --precision bf16
-expect_line "$ERR" "nmt-train: error: --precision bf16 needs a CUDA device (on cpu the model runs in fp32)"
+# bf16 on the CPU: trained through oneDNN where the CPU has bf16 instructions, refused in one line elsewhere
+if grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo; then
+  expect_ok "${TRAIN[@]}" --model-dir cpu-bf16 --precision bf16 --max-steps 120
+  expect_contains "$ERR" "device: cpu, precision bf16"
+  expect_contains "$ERR" "matrix products in bf16: oneDNN ("
+  bleu=$(metric cpu-bf16/metrics.csv 120 6)
+  numbers_hold 'b > 10' b="$bleu" || fail "CPU bf16: validation BLEU only $bleu"
+  expect_ok "${TRAIN[@]}" --model-dir cpu-auto --precision auto --max-steps 1
+  expect_contains "$ERR" "device: cpu, precision bf16"
+else
+  expect_fail 1 "${TRAIN[@]}" --model-dir x --precision bf16
+  expect_contains "$ERR" "nmt-train: error: --precision bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (this "
+  expect_ok "${TRAIN[@]}" --model-dir cpu-auto --precision auto --max-steps 1
+  expect_contains "$ERR" "device: cpu, precision fp32"
+fi
 
 finish

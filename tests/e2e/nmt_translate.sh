@@ -220,7 +220,7 @@ expect_contains "$OUT" "1 ||| "
 expect_fail 2 "$BIN/nmt-translate" --input in.txt
 expect_contains "$ERR" "the option '--model' is required"
 expect_fail 2 "${T[@]}" --precision half --input in.txt
-expect_line "$ERR" "nmt-translate: --precision must be fp32, bf16 or fp16, not 'half' (see nmt-translate --help)"
+expect_line "$ERR" "nmt-translate: --precision must be fp32, bf16, fp16 or auto, not 'half' (see nmt-translate --help)"
 expect_fail 1 "$BIN/nmt-translate" --model nowhere --input in.txt
 expect_line "$ERR" "nmt-translate: error: model directory nowhere does not exist (train one with nmt-train)"
 mkdir broken; cp run/*.model broken/; head -c 1000 run/best.pt > broken/best.pt
@@ -342,5 +342,7 @@ expect_fail 1 env CUDA_VISIBLE_DEVICES= "${G[@]}" --input in.txt
 expect_contains "$ERR" "device 'cuda' requested but CUDA is not available"
 expect_fail 1 "${T[@]}" --input in.txt --precision fp16
 expect_line "$ERR" "nmt-translate: error: --precision fp16 needs a CUDA device (on cpu the model runs in fp32)"
+expect_fail 1 "${T[@]}" --input in.txt --precision bf16
+expect_line "$ERR" "nmt-translate: error: --precision bf16 needs a CUDA device to translate (on the CPU bf16 is for training)"
 
 finish

@@ -3,6 +3,8 @@
 #include "util/BlasKernels.h"
 #include "util/HostWaitCounter.h"
 #include "util/Precision.h"
+#include "util/Runtime.h"
+#include "util/Threads.h"
 #include "util/StepGraph.h"
 #include "util/TorchCompat.h"
 
@@ -16,16 +18,46 @@
 using namespace nmt;
 using test::errorOf;
 
-TEST_CASE("precision: names, the CUDA requirement, and an autocast scope that restores what it found") {
+TEST_CASE("precision: names, where each runs, and an autocast scope that restores what it found") {
   CHECK(parsePrecision("fp32") == Precision::kFp32);
   CHECK(parsePrecision("bf16") == Precision::kBf16);
   CHECK(parsePrecision("fp16") == Precision::kFp16);
   CHECK(precisionName(Precision::kFp16) == "fp16");
-  CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16 or fp16, not 'fp8'");
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kBf16, c10::Device(c10::kCPU)); }) ==
-        "precision bf16 needs a CUDA device (on cpu the model runs in fp32)");
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp32, c10::Device(c10::kCPU)); }).empty());
-  CHECK(errorOf([] { checkPrecisionDevice(Precision::kFp16, c10::Device(c10::kCUDA, 0)); }).empty());
+  CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16, fp16 or auto, not 'fp8'");
+  const c10::Device cpu(c10::kCPU), cuda(c10::kCUDA, 0);
+  for (const auto use : {ModelUse::kTraining, ModelUse::kTranslation}) {
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kFp32, cpu, use); }).empty());
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kFp16, cuda, use); }).empty());
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cuda, use); }).empty());
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kFp16, cpu, use); }) ==
+          "precision fp16 needs a CUDA device (on cpu the model runs in fp32)");
+    CHECK(settlePrecision("auto", cuda, use) == Precision::kFp32);
+  }
+  CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTranslation); }) ==
+        "precision bf16 needs a CUDA device to translate (on the CPU bf16 is for training)");
+  CHECK(settlePrecision("auto", cpu, ModelUse::kTranslation) == Precision::kFp32);
+  // bf16 training on the CPU: where it has the instructions, whatever machine runs this
+  const std::string instructions = cpuBf16Instructions();
+  const std::string cpuFlags = test::readFile("/proc/cpuinfo");
+  CHECK(instructions.empty() == (cpuFlags.find(" avx512_bf16") == std::string::npos &&
+                                 cpuFlags.find(" amx_bf16") == std::string::npos));
+  if (instructions.empty()) {
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTraining); }) ==
+          "precision bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (this " + cpuModelName() +
+              " has neither; precision auto trains in fp32 here)");
+    CHECK(settlePrecision("auto", cpu, ModelUse::kTraining) == Precision::kFp32);
+  } else {
+    CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTraining); }).empty());
+    CHECK(settlePrecision("auto", cpu, ModelUse::kTraining) == Precision::kBf16);
+    const Runtime runtime = startRuntime(RuntimeOptions{"cpu", 0, "auto"}, ModelUse::kTraining);
+    CHECK(runtime.precision == Precision::kBf16);
+    CHECK(runtime.kernelLine.rfind("matrix products in bf16: oneDNN (" + instructions + "), the rest ", 0) == 0);
+    if (openBlasThreads() > 0) {
+      CHECK(at::get_num_threads() == openBlasThreads());  // oneDNN's threads: LibTorch's pool
+      configureThreads(0);
+      CHECK(at::get_num_threads() == 1);
+    }
+  }
 
   // The scope works per device type; the CPU's autocast shows it without a GPU.
   const auto a = torch::rand({4, 4}), b = torch::rand({4, 4});
