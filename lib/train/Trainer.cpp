@@ -1,6 +1,5 @@
 #include "train/Trainer.h"
 
-#include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
 #include "train/CheckpointAveraging.h"
 #include "train/GradientAccumulation.h"
