@@ -36,8 +36,6 @@ const c10::OperatorHandle& dynamicOp() {
 std::atomic<int> chosenActivations{-1};  // -1: not chosen yet
 std::atomic<int> chosenProducts{-1};     // likewise
 
-bool startsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
-
 // What q in [-qmax, qmax] is shifted by to lie in u8: 128 (0..255), or 64 for 7 bits (1..127).
 int activationShift(bool reduceRange) { return reduceRange ? 64 : 128; }
 
@@ -177,25 +175,13 @@ struct Int8Linear::Packed {
 
 Int8Activations int8ActivationsFor(bool avx512vnni, const char* isaLimit) {
   if (!avx512vnni) return Int8Activations::Reduced7Bit;
-  if (!isaLimit || !*isaLimit) return Int8Activations::Full8Bit;
-  std::string limit(isaLimit);
-  for (auto& c : limit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  // oneDNN's ISA names from AVX512_CORE_VNNI upwards (and DEFAULT/ALL: no limit)
-  for (const char* vnni : {"ALL", "DEFAULT", "AVX512_CORE_VNNI", "AVX512_CORE_BF16", "AVX512_CORE_FP16", "AVX512_CORE_AMX"})
-    if (startsWith(limit, vnni)) return Int8Activations::Full8Bit;
-  return Int8Activations::Reduced7Bit;
+  return oneDnnIsaAllows(isaLimit, "AVX512_CORE_VNNI") ? Int8Activations::Full8Bit : Int8Activations::Reduced7Bit;
 }
 
-// oneDNN's own limit on the instructions it uses: its variable, and what it says; {"", nullptr} when unset.
-static std::pair<std::string, const char*> isaLimit() {
-  for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"})
-    if (const char* value = std::getenv(name); value && *value) return {name, value};
-  return {"", nullptr};
-}
 
 Int8Activations int8Activations() {
   if (const int chosen = chosenActivations.load(); chosen >= 0) return static_cast<Int8Activations>(chosen);
-  const auto found = int8ActivationsFor(detectCpuFeatures().avx512vnni, isaLimit().second);
+  const auto found = int8ActivationsFor(detectCpuFeatures().avx512vnni, oneDnnIsaLimit().second);
   chosenActivations.store(static_cast<int>(found));
   return found;
 }
@@ -206,7 +192,7 @@ std::string describeInt8Activations() {
   if (int8Activations() == Int8Activations::Full8Bit) return "8-bit activations (AVX-512 VNNI)";
   if (!detectCpuFeatures().avx512vnni)
     return "7-bit activations (no AVX-512 VNNI: u8 x s8 pair sums in 16 bits must not saturate)";
-  const auto [name, value] = isaLimit();
+  const auto [name, value] = oneDnnIsaLimit();
   if (int8ActivationsFor(true, value) == Int8Activations::Reduced7Bit)
     return "7-bit activations (" + name + "=" + value + " keeps oneDNN off AVX-512 VNNI)";
   return "7-bit activations (set by setInt8Activations)";

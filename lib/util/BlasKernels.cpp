@@ -52,6 +52,27 @@ CpuFeatures detectCpuFeatures() {
   return f;
 }
 
+std::pair<std::string, const char*> oneDnnIsaLimit() {
+  for (const char* name : {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA"})
+    if (const char* value = std::getenv(name); value && *value) return {name, value};
+  return {"", nullptr};
+}
+
+bool oneDnnIsaAllows(const char* limit, const std::string& isa) {
+  if (!limit || !*limit) return true;
+  std::string upper(limit);
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper.rfind("ALL", 0) == 0 || upper.rfind("DEFAULT", 0) == 0) return true;
+  static const char* const kAscending[] = {"AVX512_CORE_VNNI", "AVX512_CORE_BF16", "AVX512_CORE_FP16",
+                                           "AVX512_CORE_AMX"};
+  int limitRank = -1, isaRank = -1;
+  for (int i = 0; i < 4; ++i) {
+    if (upper.rfind(kAscending[i], 0) == 0) limitRank = i;
+    if (isa == kAscending[i]) isaRank = i;
+  }
+  return limitRank >= 0 && isaRank >= 0 && isaRank <= limitRank;
+}
+
 std::string cpuModelName() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;

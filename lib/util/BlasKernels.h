@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 namespace nmt {
 
@@ -22,6 +23,14 @@ struct CpuFeatures {
 
 // This CPU's features (cpuid).
 CpuFeatures detectCpuFeatures();
+
+// oneDNN's own limit on the instructions it uses: the variable set (ONEDNN_MAX_CPU_ISA, else
+// DNNL_MAX_CPU_ISA) and its value; {"", nullptr} when neither is set.
+std::pair<std::string, const char*> oneDnnIsaLimit();
+// Whether oneDNN may use the instruction set `isa` (its names from AVX512_CORE_VNNI up: AVX512_CORE_VNNI,
+// AVX512_CORE_BF16, AVX512_CORE_FP16, AVX512_CORE_AMX) under the limit `limit` (any case; null, empty,
+// ALL or DEFAULT: no limit; a name below AVX512_CORE_VNNI allows none of them).
+bool oneDnnIsaAllows(const char* limit, const std::string& isa);
 // "model name" of /proc/cpuinfo, or "unknown CPU".
 std::string cpuModelName();
 

@@ -23,8 +23,9 @@ std::string precisionName(Precision precision) {
 
 std::string cpuBf16Instructions() {
   const CpuFeatures features = detectCpuFeatures();
-  if (features.amxbf16) return "AMX";
-  if (features.avx512bf16) return "AVX-512 BF16";
+  const char* limit = oneDnnIsaLimit().second;
+  if (features.amxbf16 && oneDnnIsaAllows(limit, "AVX512_CORE_AMX")) return "AMX";
+  if ((features.avx512bf16 || features.amxbf16) && oneDnnIsaAllows(limit, "AVX512_CORE_BF16")) return "AVX-512 BF16";
   return "";
 }
 
@@ -45,8 +46,13 @@ void checkPrecisionDevice(Precision precision, const c10::Device& device, ModelU
   if (precision == Precision::kFp32 || device.is_cuda()) return;
   if (precision == Precision::kBf16 && use == ModelUse::kTraining) {
     if (!cpuBf16Instructions().empty()) return;
-    throw OptionError("`precision` bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (this " +
-                      cpuModelName() + " has neither; `precision` auto trains in fp32 here)");
+    const auto [variable, limit] = oneDnnIsaLimit();
+    const CpuFeatures features = detectCpuFeatures();
+    const std::string why = features.avx512bf16 || features.amxbf16
+                                ? variable + "=" + limit + " keeps oneDNN off them"
+                                : "this " + cpuModelName() + " has neither";
+    throw OptionError("`precision` bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (" + why +
+                      "; `precision` auto trains in fp32 here)");
   }
   throw OptionError("`precision` " + precisionName(precision) + " needs a CUDA device" +
                     (precision == Precision::kBf16 ? std::string(" to translate (on the CPU bf16 is for training)")

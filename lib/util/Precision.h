@@ -27,7 +27,8 @@ Precision settlePrecision(const std::string& text, const c10::Device& device, Mo
 // (cpuBf16Instructions); OptionError naming the option otherwise.
 void checkPrecisionDevice(Precision precision, const c10::Device& device, ModelUse use);
 
-// The instructions this CPU multiplies bf16 with ("AVX-512 BF16", "AMX"); empty where it has none.
+// The instructions this CPU multiplies bf16 with ("AVX-512 BF16", "AMX"); empty where it has none, or
+// where oneDNN's ISA limit (ONEDNN_MAX_CPU_ISA) keeps it off them (its bf16 primitives then fail).
 std::string cpuBf16Instructions();
 // Whether the matrix work runs in bf16 on the CPU, through oneDNN (on LibTorch's intra-op threads).
 bool cpuBf16(Precision precision, const c10::Device& device);

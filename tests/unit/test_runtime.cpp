@@ -18,6 +18,17 @@
 using namespace nmt;
 using test::errorOf;
 
+TEST_CASE("oneDNN's ISA limit: which instruction sets from AVX512_CORE_VNNI up it allows") {
+  CHECK(oneDnnIsaAllows(nullptr, "AVX512_CORE_BF16"));
+  CHECK(oneDnnIsaAllows("", "AVX512_CORE_AMX"));
+  CHECK(oneDnnIsaAllows("all", "AVX512_CORE_AMX"));
+  CHECK(oneDnnIsaAllows("AVX512_CORE_BF16", "AVX512_CORE_BF16"));
+  CHECK(oneDnnIsaAllows("avx512_core_amx", "AVX512_CORE_VNNI"));
+  CHECK_FALSE(oneDnnIsaAllows("AVX512_CORE_VNNI", "AVX512_CORE_BF16"));
+  CHECK_FALSE(oneDnnIsaAllows("AVX2", "AVX512_CORE_VNNI"));
+  CHECK_FALSE(oneDnnIsaAllows("AVX512_CORE", "AVX512_CORE_BF16"));
+}
+
 TEST_CASE("precision: names, where each runs, and an autocast scope that restores what it found") {
   CHECK(parsePrecision("fp32") == Precision::kFp32);
   CHECK(parsePrecision("bf16") == Precision::kBf16);
@@ -39,12 +50,15 @@ TEST_CASE("precision: names, where each runs, and an autocast scope that restore
   // bf16 training on the CPU: where it has the instructions, whatever machine runs this
   const std::string instructions = cpuBf16Instructions();
   const std::string cpuFlags = test::readFile("/proc/cpuinfo");
-  CHECK(instructions.empty() == (cpuFlags.find(" avx512_bf16") == std::string::npos &&
-                                 cpuFlags.find(" amx_bf16") == std::string::npos));
+  const bool hasBf16 = cpuFlags.find(" avx512_bf16") != std::string::npos || cpuFlags.find(" amx_bf16") != std::string::npos;
+  const auto [variable, limit] = oneDnnIsaLimit();
+  CHECK(instructions.empty() == (!hasBf16 || !oneDnnIsaAllows(limit, "AVX512_CORE_BF16")));
   if (instructions.empty()) {
+    const std::string why = hasBf16 ? variable + "=" + limit + " keeps oneDNN off them"
+                                    : "this " + cpuModelName() + " has neither";
     CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTraining); }) ==
-          "precision bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (this " + cpuModelName() +
-              " has neither; precision auto trains in fp32 here)");
+          "precision bf16 needs a CUDA device or a CPU with AVX-512 BF16 or AMX instructions (" + why +
+              "; precision auto trains in fp32 here)");
     CHECK(settlePrecision("auto", cpu, ModelUse::kTraining) == Precision::kFp32);
   } else {
     CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTraining); }).empty());
