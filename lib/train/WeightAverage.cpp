@@ -4,10 +4,9 @@
 
 namespace nmt {
 
-WeightAverage::WeightAverage(Seq2Seq model, double decay, int64_t start)
-    : model_(std::move(model)), decay_(decay), start_(start) {
+WeightAverage::WeightAverage(const Seq2Seq& model, double decay, int64_t start) : decay_(decay), start_(start) {
   if (!enabled()) return;
-  for (const auto& p : model_->named_parameters()) {
+  for (const auto& p : model->named_parameters()) {
     names_.push_back(p.key());
     parameters_.push_back(p.value());
   }

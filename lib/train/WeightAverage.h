@@ -20,7 +20,7 @@ namespace nmt {
 class WeightAverage {
  public:
   // decay 0: no average (every call below does nothing).
-  WeightAverage(Seq2Seq model, double decay, int64_t start);
+  WeightAverage(const Seq2Seq& model, double decay, int64_t start);
 
   bool enabled() const { return decay_ > 0.0; }
   // After the optimizer step that made `step` steps in all.
@@ -48,7 +48,6 @@ class WeightAverage {
  private:
   void startFromWeights();
 
-  Seq2Seq model_;
   double decay_;
   int64_t start_;
   std::vector<std::string> names_;
