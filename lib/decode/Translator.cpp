@@ -97,10 +97,11 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
                                                  std::vector<Translation>& out,
-                                                 std::vector<std::vector<int>>& sources) const {
+                                                 std::vector<std::vector<int>>& sources, LongCall& call) const {
   const auto codec = model_.codec();
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < sentences.size(); ++i) {
+    call.check();
     out[i] = untranslated(codec, sentences[i]);
     sources[i] = out[i].sourceIds;
     if (!sources[i].empty()) todo.push_back(i);
@@ -117,7 +118,7 @@ std::vector<Translation> Translator::score(const std::vector<std::string>& sente
   std::vector<std::vector<int>> sources(sentences.size());
   const auto codec = model_.codec();
   LongCall call(options_.interrupted, options_.progress);
-  const auto todo = readSources(sentences, out, sources);
+  const auto todo = readSources(sentences, out, sources, call);
   call.advance(sentences.size() - todo.size());  // empty lines: nothing to score
   for (std::size_t i : todo) {
     call.check();
@@ -230,7 +231,8 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
   std::vector<std::vector<int>> sources(sentences.size());
-  auto todo = readSources(sentences, out, sources);
+  LongCall call(options_.interrupted, options_.progress);
+  auto todo = readSources(sentences, out, sources, call);
 
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
@@ -238,7 +240,6 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   const auto runs = runsOf(todo, sentencesPerBatch(options_, model_.int8), options_.parallelBatches);
   const std::size_t atOnce = std::min(options_.parallelBatches, std::max<std::size_t>(1, runs.size()));
   mostBatchesAtOnce_ = std::max(mostBatchesAtOnce_, atOnce);
-  LongCall call(options_.interrupted, options_.progress);
   call.advance(sentences.size() - todo.size());  // empty lines: translated as they were read
   if (atOnce == 1) {
     // a few rows (a sentence at a time): products on one thread, packed, are faster than on several

@@ -132,8 +132,9 @@ class Translator {
                                        const std::vector<std::string>& prefixes, const std::string& prefixesName,
                                        const std::vector<uint64_t>& streams) const;
   // Reads each sentence's source into out and its ids into sources; returns the indices of the non-empty ones.
+  // Asks `call` between sentences: reading 80,000 of them takes longer than a Ctrl-C may wait.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
-                                       std::vector<std::vector<int>>& sources) const;
+                                       std::vector<std::vector<int>>& sources, LongCall& call) const;
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
