@@ -55,6 +55,13 @@ evaluate() {  # evaluate DIR: greedy and beam, on best.pt and (when kept) on the
   done
 }
 
+if [ -n "$ALSO_AT" ]; then
+  # the linear schedule decays to the end of --max-time: a run stopped at ALSO_AT minutes would have decayed by then
+  if grep -qE '^[[:space:]]*lr-schedule[[:space:]]*=[[:space:]]*linear' "$CONFIG" || [[ " $* " =~ \ --lr-schedule[=\ ]linear\  ]]; then
+    echo "$0: --also-at cannot score a run with lr-schedule linear part-way (it decays to the end of --minutes): run --minutes $ALSO_AT on its own" >&2
+    exit 2
+  fi
+fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
 # the preset's relative data paths are resolved from the repository root

@@ -1,5 +1,7 @@
 #include "decode/Sampler.h"
 
+#include "util/SplitMix.h"
+
 #include <ATen/ATen.h>
 
 #include <algorithm>
@@ -8,13 +10,6 @@
 
 namespace nmt {
 namespace {
-
-uint64_t splitMix(uint64_t x) {  // SplitMix64's finaliser: every input bit reaches every output bit
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 int64_t drawRow(const double* row, int64_t V, const Sampling& sampling, double u) {
   std::vector<int64_t> order;

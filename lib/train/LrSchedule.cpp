@@ -9,8 +9,8 @@
 namespace nmt {
 
 LrSchedule::LrSchedule(LrScheduleOptions options) : options_(std::move(options)) {
-  if (options_.kind != "plateau" && options_.kind != "inverse-sqrt")
-    throw OptionError("`lr-schedule` must be plateau or inverse-sqrt, not '" + options_.kind + "'");
+  if (options_.kind != "plateau" && options_.kind != "inverse-sqrt" && options_.kind != "linear")
+    throw OptionError("`lr-schedule` must be plateau, inverse-sqrt or linear, not '" + options_.kind + "'");
   if (!(options_.lr > 0.0 && std::isfinite(options_.lr))) throw OptionError("`lr` must be a positive number");
   if (!(options_.minLr >= 0.0 && std::isfinite(options_.minLr))) throw OptionError("`min-lr` must be a number of 0 or more");
   if (options_.warmupSteps < 0) throw OptionError("`warmup-steps` must not be negative");
@@ -20,12 +20,14 @@ LrSchedule::LrSchedule(LrScheduleOptions options) : options_(std::move(options))
   if (options_.patience < 1) throw OptionError("`lr-patience` must be at least 1");
 }
 
-double LrSchedule::rate(int64_t step) const {
+double LrSchedule::rate(int64_t step, double runDone) const {
   const double s = static_cast<double>(std::max<int64_t>(step, 1));
   const double w = static_cast<double>(options_.warmupSteps);
   if (options_.kind == "inverse-sqrt") return options_.lr * std::min(s / w, std::sqrt(w / s));
   const double warm = options_.warmupSteps > 0 ? std::min(1.0, s / w) : 1.0;
-  return std::max(options_.lr * scale_, std::min(options_.minLr, options_.lr)) * warm;
+  const double floor = std::min(options_.minLr, options_.lr);
+  if (options_.kind == "linear") return std::max(options_.lr * (1.0 - std::clamp(runDone, 0.0, 1.0)), floor) * warm;
+  return std::max(options_.lr * scale_, floor) * warm;
 }
 
 bool LrSchedule::onValidation(double bleu) {

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <stdexcept>
 #include <limits>
 #include <optional>
 
@@ -32,10 +33,11 @@ std::string duration(double seconds) {
 
 Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& train,
                  const Validator& validator, ModelDirectory directory, c10::Device device, Progress& progress,
-                 TrainingPeers* peers)
+                 TrainingPeers* peers, const SubwordSampling* subwords)
     : model_(std::move(model)),
       options_(std::move(options)),
       peers_(peers ? *peers : solo_),
+      subwords_(subwords),
       train_(train),
       validator_(validator),
       directory_(std::move(directory)),
@@ -47,6 +49,8 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
       average_(model_, options_.emaDecay, options_.emaStart) {
   if (train_.empty()) throw InputError("no training pairs left to train on");
   validateTrainerOptions(options_);
+  if ((options_.subwordAlpha > 0.0) != (subwords_ != nullptr))
+    throw std::logic_error("Trainer: subword-alpha and the SubwordSampling given disagree");
   if (!model_->decoder().feedsOwnPredictions() &&
       (options_.teacherForcing < 1.0 || (options_.teacherForcingDecaySteps > 0 && options_.teacherForcingMin < 1.0)))
     throw OptionError("`teacher-forcing` below 1 needs the rnn decoder: the transformer decoder reads the whole gold "
@@ -75,6 +79,9 @@ void validateTrainerOptions(const TrainerOptions& options) {
   if (!(options.emaDecay >= 0.0 && options.emaDecay < 1.0))
     throw OptionError("`ema-decay` must be in [0, 1) (0: no moving average)");
   if (options.emaStart < 0) throw OptionError("`ema-start` must not be negative");
+  checkSubwordAlpha(options.subwordAlpha);
+  if (options.lr.kind == "linear" && options.maxSteps <= 0 && options.maxMinutes <= 0.0 && options.maxEpochs <= 0)
+    throw OptionError("`lr-schedule` linear decays to the end of the run: it needs `max-steps`, `max-time` or `max-epochs`");
 }
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {
@@ -118,7 +125,7 @@ void Trainer::writeMetrics(const ValidationResult* validation) {
   row.validLoss = validation ? validation->loss : nan;
   row.validPerplexity = validation ? validation->perplexity : nan;
   row.validBleu = validation ? validation->bleu : nan;
-  row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1));
+  row.learningRate = schedule_.rate(std::max<int64_t>(state_.step, 1), runDone_);
   row.tokensPerSecond = state_.windowTokensPerSecond();
   row.elapsedSeconds = state_.elapsedSeconds;
   row.workers = peers_.size();
@@ -163,7 +170,7 @@ bool Trainer::validate(bool scheduled) {
   if (scheduled) {
     state_.staleValidations = improved ? 0 : state_.staleValidations + 1;
     if (schedule_.onValidation(result.bleu))
-      note = fmt::format(", learning rate now {:.3g}", schedule_.rate(state_.step + 1));
+      note = fmt::format(", learning rate now {:.3g}", schedule_.rate(state_.step + 1, runDone_));
     state_.lrSchedule = schedule_.stateText();
   }
   writeMetrics(&result);
@@ -175,14 +182,14 @@ bool Trainer::validate(bool scheduled) {
                                 note));
   saveLast();
   if (options_.onValidation && peers_.writesFiles())
-    options_.onValidation({state_.step, result, improved, schedule_.rate(state_.step + 1)});
+    options_.onValidation({state_.step, result, improved, schedule_.rate(state_.step + 1, runDone_)});
   return !(scheduled && options_.patience > 0 && state_.staleValidations >= options_.patience);
 }
 
-double Trainer::fractionDone(std::size_t batchesPerEpoch) const {
+double Trainer::fractionDone(std::size_t batchesPerEpoch, double elapsedSeconds) const {
   double f = 0.0;
   if (options_.maxSteps > 0) f = std::max(f, static_cast<double>(state_.step) / static_cast<double>(options_.maxSteps));
-  if (options_.maxMinutes > 0.0) f = std::max(f, state_.elapsedSeconds / (options_.maxMinutes * 60.0));
+  if (options_.maxMinutes > 0.0) f = std::max(f, elapsedSeconds / (options_.maxMinutes * 60.0));
   if (options_.maxEpochs > 0)
     f = std::max(f, (static_cast<double>(state_.epoch) +
                      static_cast<double>(state_.batchInEpoch) / static_cast<double>(batchesPerEpoch)) /
@@ -191,11 +198,11 @@ double Trainer::fractionDone(std::size_t batchesPerEpoch) const {
 }
 
 std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const {
-  const double f = fractionDone(batchesPerEpoch);
+  const double f = fractionDone(batchesPerEpoch, state_.elapsedSeconds);
   const std::string eta = f > 0.0 ? duration(state_.elapsedSeconds * (1.0 - f) / f) : "-";
   return fmt::format("epoch {} ({}/{}) step {}  loss {:.4f}  {:.0f} tok/s{}  lr {:.3g}  elapsed {}  ETA {}",
                      state_.epoch + 1, state_.batchInEpoch, batchesPerEpoch, state_.step, loss, state_.windowTokensPerSecond(),
-                     peers_.size() > 1 ? fmt::format(" ({} workers)", peers_.size()) : "", schedule_.rate(state_.step + 1),
+                     peers_.size() > 1 ? fmt::format(" ({} workers)", peers_.size()) : "", schedule_.rate(state_.step + 1, runDone_),
                      duration(state_.elapsedSeconds), eta);
 }
 
@@ -227,7 +234,7 @@ Trainer::StepGradients Trainer::gradients(const std::vector<Batch>& batches) {
   return {host[0].item<double>(), host[1].item<double>(), globalTokens, globalBatchTokens};
 }
 
-std::optional<TrainOutcome> Trainer::stopReason() {
+std::optional<TrainOutcome> Trainer::stopReason(std::size_t batchesPerEpoch) {
   if (options_.maxSteps > 0 && state_.step >= options_.maxSteps)
     return TrainOutcome{StopReason::kMaxSteps, 0, fmt::format("reached `max-steps` {}", options_.maxSteps)};
   if (options_.maxEpochs > 0 && state_.epoch >= options_.maxEpochs)
@@ -235,7 +242,8 @@ std::optional<TrainOutcome> Trainer::stopReason() {
   // time and signals are agreed on, so that every worker stops at the same step
   const int signal = StopSignal::received();
   const bool timeUp = options_.maxMinutes > 0.0 && state_.elapsedSeconds >= options_.maxMinutes * 60.0;
-  const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0});
+  const auto votes = peers_.sum({timeUp ? 1.0 : 0.0, signal ? 1.0 : 0.0, state_.elapsedSeconds});
+  runDone_ = fractionDone(batchesPerEpoch, votes[2] / static_cast<double>(peers_.size()));
   if (votes[0] > 0)
     return TrainOutcome{StopReason::kMaxTime, 0, fmt::format("reached `max-time` {} minutes", options_.maxMinutes)};
   if (votes[1] > 0) {
@@ -258,12 +266,18 @@ TrainOutcome Trainer::stopped(TrainOutcome outcome, bool trained) {
   return outcome;
 }
 
-std::optional<TrainOutcome> Trainer::step(const std::vector<std::vector<std::size_t>>& shares) {
-  const Stopwatch stepTime;
+std::vector<Batch> Trainer::batchesOf(const std::vector<std::vector<std::size_t>>& shares) const {
   std::vector<Batch> batches;
   for (const auto& rows : shares)
-    if (!rows.empty()) batches.push_back(makeBatch(train_, rows, device_));
-  const double lr = schedule_.rate(state_.step + 1);
+    if (!rows.empty())
+      batches.push_back(subwords_ ? subwords_->batch(train_, rows, state_.epoch, device_) : makeBatch(train_, rows, device_));
+  return batches;
+}
+
+std::optional<TrainOutcome> Trainer::step(const std::vector<std::vector<std::size_t>>& shares) {
+  const Stopwatch stepTime;
+  const std::vector<Batch> batches = batchesOf(shares);
+  const double lr = schedule_.rate(state_.step + 1, runDone_);
   for (auto& group : optimizer_->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
   const auto [lossValue, norm, tokens, batchTokens] = gradients(batches);
   const bool finite = std::isfinite(lossValue) && std::isfinite(norm);
@@ -314,7 +328,7 @@ TrainOutcome Trainer::run() {
 
   while (true) {
     tick();
-    if (auto stop = stopReason()) return stopped(std::move(*stop), trained);
+    if (auto stop = stopReason(plan.size())) return stopped(std::move(*stop), trained);
     // this worker's shares of the step's global batches (keepShare); an epoch's last step may take fewer
     const auto first = static_cast<std::size_t>(state_.batchInEpoch);
     const std::size_t count = std::min(static_cast<std::size_t>(options_.accumulate), plan.size() - first);

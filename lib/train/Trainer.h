@@ -8,6 +8,7 @@
 #include "train/DynamicLossScaler.h"
 #include "train/LrSchedule.h"
 #include "train/MetricsLog.h"
+#include "train/SubwordSampling.h"
 #include "train/TrainingPeers.h"
 #include "train/TrainingState.h"
 #include "train/WeightAverage.h"
@@ -43,6 +44,7 @@ struct TrainerOptions {
   int64_t accumulate = 1;                // batches whose gradients add up to one optimizer step
   double emaDecay = 0.0;                 // moving average of the weights (WeightAverage; 0: none)...
   int64_t emaStart = 0;                  // ...from this optimizer step on
+  double subwordAlpha = 0.0;             // BPE-dropout of training pairs (SubwordSampling, given to Trainer; 0: none)
   int64_t maxEpochs = 0;                 // stop after this many epochs (0: no limit)
   int64_t maxSteps = 0;                  // stop after this many steps in all (0: no limit)
   double maxMinutes = 0.0;               // stop after this much training time in all (0: no limit)
@@ -81,7 +83,8 @@ struct TrainOutcome {
 class Trainer {
  public:
   Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& train, const Validator& validator,
-          ModelDirectory directory, c10::Device device, Progress& progress, TrainingPeers* peers = nullptr);
+          ModelDirectory directory, c10::Device device, Progress& progress, TrainingPeers* peers = nullptr,
+          const SubwordSampling* subwords = nullptr);
 
   // Continues from a checkpoint whose model was read from `archive` into the Seq2Seq given above.
   void restore(torch::serialize::InputArchive& archive, const std::string& path);
@@ -99,12 +102,16 @@ class Trainer {
     int64_t tokens;       // gold tokens (of the global batches)
     int64_t batchTokens;  // source and target tokens, padding not counted (of the global batches)
   };
+  // This worker's batches of a step from its shares of them: as prepared, or segmented again for this
+  // epoch (--subword-alpha).
+  std::vector<Batch> batchesOf(const std::vector<std::vector<std::size_t>>& shares) const;
   // The gradients of one optimizer step: forward and backward of this worker's shares of its
   // batches (accumulateGradients), averaged over the workers, clipped.
   StepGradients gradients(const std::vector<Batch>& batches);
   // Why training stops before the next step, if it does: max-steps, max-epochs, max-time or a
   // signal, the last two agreed among the workers (a collective call: once a step on every worker).
-  std::optional<TrainOutcome> stopReason();
+  // Sets runDone_ from the workers' mean training time, so that every worker's schedule agrees.
+  std::optional<TrainOutcome> stopReason(std::size_t batchesPerEpoch);
   // One optimizer step over this worker's shares of `accumulate` batches (each rows of the corpus,
   // none for an empty share); the outcome when its loss or gradient norm is not finite (and fp16's
   // scaler cannot skip it).
@@ -117,13 +124,15 @@ class Trainer {
   void writeMetrics(const ValidationResult* validation);
   void writeCurves();  // curves.svg from metrics.csv
   void saveLast();
-  double fractionDone(std::size_t batchesPerEpoch) const;
+  // The run's budget used (0 to 1): the largest of steps/max-steps, time/max-time, epochs/max-epochs.
+  double fractionDone(std::size_t batchesPerEpoch, double elapsedSeconds) const;
   std::string statusLine(double loss, std::size_t batchesPerEpoch) const;
 
   Seq2Seq model_;
   TrainerOptions options_;
   SoloTraining solo_;
   TrainingPeers& peers_;
+  const SubwordSampling* subwords_;  // training batches segmented again each epoch (null: as prepared)
   const PreparedCorpus& train_;
   const Validator& validator_;
   ModelDirectory directory_;
@@ -139,6 +148,7 @@ class Trainer {
   int64_t lastValidationStep_ = -1;
   int64_t lastSavedStep_ = 0;
   double sessionStartElapsed_ = 0.0;
+  double runDone_ = 0.0;  // fractionDone as the workers agreed at the last stopReason: the linear schedule's clock
 };
 
 }  // namespace nmt

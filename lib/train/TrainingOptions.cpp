@@ -46,11 +46,11 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
         "add up the gradients of this many batches into one optimizer step (an effective batch this many times "
         "batch-tokens); steps, the schedule and validation count optimizer steps");
   t.add("lr", r.trainer.lr.lr, "learning rate (Adam), the peak after warm-up");
-  t.add("lr-schedule", r.trainer.lr.kind, "plateau (decay when validation BLEU stalls) or inverse-sqrt (after warm-up)");
+  t.add("lr-schedule", r.trainer.lr.kind, "plateau (decay when validation BLEU stalls), inverse-sqrt (after warm-up) or linear (after warm-up, down to min-lr at the end of max-time, max-steps or max-epochs)");
   t.add("warmup-steps", r.trainer.lr.warmupSteps, "linear learning-rate warm-up steps (0: none)");
   t.add("lr-decay", r.trainer.lr.decay, "plateau: multiply the learning rate by this...");
   t.add("lr-patience", r.trainer.lr.patience, "...after this many validations without a better BLEU");
-  t.add("min-lr", r.trainer.lr.minLr, "plateau: lowest learning rate");
+  t.add("min-lr", r.trainer.lr.minLr, "plateau and linear: lowest learning rate");
   t.add("clip-norm", r.trainer.clipNorm, "clip the gradient's L2 norm to this (0: no clipping)");
   t.add("label-smoothing", r.trainer.labelSmoothing, "probability mass spread over the vocabulary in the loss");
   t.add("teacher-forcing", r.trainer.teacherForcing, "chance of feeding the gold previous token (else the model's own)");
@@ -60,6 +60,9 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
         "keep an exponential moving average of the weights with this decay (0.999: about the last 1,000 steps), "
         "validated and saved as best.pt in their place (0: none)");
   t.add("ema-start", r.trainer.emaStart, "the moving average follows the weights until this optimizer step");
+  t.add("subword-alpha", r.trainer.subwordAlpha,
+        "BPE-dropout: segment each training pair again each time it is read, dropping each merge with this "
+        "probability (0.1 is usual; 0: the one best segmentation, as validation and translation use)");
   t.add("max-epochs", r.trainer.maxEpochs, "stop after this many epochs (0: no limit)");
   t.add("max-steps", r.trainer.maxSteps, "stop after this many steps in all (0: no limit)");
   t.add("max-time", r.trainer.maxMinutes, "stop after this many minutes of training in all (0: no limit)");

@@ -302,7 +302,13 @@ TrainOutcome runTraining(const TrainingRequest& request, const Runtime& runtime,
   TrainerOptions options = request.trainer;
   options.batching.seed = request.seed;
   options.precision = runtime.precision;
-  Trainer trainer(model, options, train, validator, dir, device, progress, &group);
+  std::optional<SubwordSampling> subwords;
+  if (options.subwordAlpha > 0.0) {
+    subwords.emplace(sourceBpe, targetBpe, options.subwordAlpha, request.seed);
+    progress.message(fmt::format("subword sampling: BPE-dropout {} on each training pair as it is read (validation "
+                                 "and translation: the one best segmentation)", options.subwordAlpha));
+  }
+  Trainer trainer(model, options, train, validator, dir, device, progress, &group, subwords ? &*subwords : nullptr);
   if (request.resume) {
     trainer.restore(checkpoint, dir.last());
     progress.message(fmt::format("resuming at step {} (epoch {})", trainer.state().step, trainer.state().epoch + 1));

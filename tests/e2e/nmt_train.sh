@@ -137,7 +137,7 @@ expect_contains "$(cat langs3/config.ini)" $'\nsource-lang = fil\n'
 expect_fail 2 "${TRAIN[@]}" --model-dir langs4 --max-steps 1 --source-lang DE
 expect_line "$ERR" "nmt-train: --source-lang must be a language code of 2 or 3 lower-case letters (de, en), not 'DE' (see nmt-train --help)"
 
-# --- TSV input, epochs, early stopping, the inverse-square-root schedule
+# --- TSV input, epochs, early stopping, the inverse-square-root and linear schedules
 paste train.src train.tgt > train.tsv; paste valid.src valid.tgt > valid.tsv
 expect_ok "$BIN/nmt-train" --train train.tsv --valid valid.tsv "${TINY_MODEL[@]}" --model-dir tsv --max-epochs 1
 expect_contains "$ERR" "training: 600 pairs in 27 batches per epoch"
@@ -152,6 +152,16 @@ expect_line "$(metric isqrt/metrics.csv 10 7)" "0.003"
 expect_line "$(metric isqrt/metrics.csv 40 7)" "0.0015"
 expect_fail 1 "${TRAIN[@]}" --model-dir x --lr-schedule inverse-sqrt
 expect_line "$ERR" "nmt-train: error: --lr-schedule inverse-sqrt needs --warmup-steps above 0"
+expect_ok "${TRAIN[@]}" --model-dir linear --lr-schedule linear --max-steps 40  # step s: (s - 1) of 40 steps done
+expect_line "$(metric linear/metrics.csv 20 7)" "0.001575"
+expect_line "$(metric linear/metrics.csv 40 7)" "7.5e-05"
+expect_fail 1 "$BIN/nmt-train" "${DATA[@]}" --model-dir x --lr-schedule linear
+expect_line "$ERR" "nmt-train: error: --lr-schedule linear decays to the end of the run: it needs --max-steps, --max-time or --max-epochs"
+expect_ok "${TRAIN[@]}" --model-dir dropout --subword-alpha 0.1 --max-steps 20
+expect_contains "$ERR" "subword sampling: BPE-dropout 0.1 on each training pair as it is read"
+expect_line "$(grep -c '^subword-alpha = 0.1$' dropout/config.ini)" "1"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --subword-alpha 1
+expect_line "$ERR" "nmt-train: error: --subword-alpha must be in [0, 1) (0: the one best segmentation)"
 
 # --- bad options and input: one line naming the option, file or line
 printf 'hidden-size = 48\nbogus-option = 1\n' > bad1.ini

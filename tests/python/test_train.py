@@ -113,3 +113,13 @@ def test_accumulation_and_the_weights_moving_average_are_keywords_as_their_optio
         nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, accumulate=0, **data_options(corpus))
     with pytest.raises(ValueError, match=r"^ema_decay must be in \[0, 1\) \(0: no moving average\)$"):
         nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, ema_decay=1.5, **data_options(corpus))
+
+
+def test_the_linear_schedule_and_subword_sampling_are_keywords_as_their_options_are(corpus, tiny_options, tmp_path):
+    summary = nmt.train(model_dir=str(tmp_path / "run"), quiet=True, max_steps=20, valid_every=10,
+                        lr_schedule="linear", subword_alpha=0.1, **data_options(corpus), **tiny_options)
+    assert summary["steps"] == 20
+    config = (tmp_path / "run" / "config.ini").read_text()
+    assert "\nlr-schedule = linear\n" in config and "\nsubword-alpha = 0.1\n" in config
+    with pytest.raises(ValueError, match=r"^subword_alpha must be in \[0, 1\) \(0: the one best segmentation\)$"):
+        nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, subword_alpha=1.0, **data_options(corpus))

@@ -5,6 +5,7 @@
 #include "data/PreparedCorpus.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/BpeModel.h"
+#include "train/SubwordSampling.h"
 #include "train/Trainer.h"
 #include "train/Validator.h"
 #include "util/Progress.h"
@@ -56,7 +57,8 @@ struct TinyTrainerRun {
     return o;
   }
   TrainOutcome run(const TrainerOptions& o) {
-    Trainer trainer(model, o, train, *validator, ModelDirectory(dir.path()), c10::Device(c10::kCPU), progress);
+    Trainer trainer(model, o, train, *validator, ModelDirectory(dir.path()), c10::Device(c10::kCPU), progress, nullptr,
+                    subwords);
     auto outcome = trainer.run();
     steps = trainer.state().step;
     return outcome;
@@ -71,7 +73,8 @@ struct TinyTrainerRun {
       const auto weights = saved->named_parameters();
       for (auto& p : model->named_parameters()) p.value().copy_(weights[p.key()]);
     }
-    Trainer trainer(model, o, train, *validator, ModelDirectory(dir.path()), c10::Device(c10::kCPU), progress);
+    Trainer trainer(model, o, train, *validator, ModelDirectory(dir.path()), c10::Device(c10::kCPU), progress, nullptr,
+                    subwords);
     trainer.restore(archive, dir.file("last.pt"));
     auto outcome = trainer.run();
     steps = trainer.state().step;
@@ -92,6 +95,7 @@ struct TinyTrainerRun {
     return out;
   }
   int64_t steps = 0;
+  const SubwordSampling* subwords = nullptr;  // --subword-alpha's sampler, when a test sets one
 };
 
 

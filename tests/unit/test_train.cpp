@@ -48,10 +48,10 @@ TEST_CASE("learning-rate schedules") {
   o.lr = 1e-3;
   o.warmupSteps = 100;
   LrSchedule inv(o);
-  CHECK(inv.rate(1) == doctest::Approx(1e-5));
-  CHECK(inv.rate(50) == doctest::Approx(5e-4));
-  CHECK(inv.rate(100) == doctest::Approx(1e-3));
-  CHECK(inv.rate(400) == doctest::Approx(5e-4));
+  CHECK(inv.rate(1, 0.5) == doctest::Approx(1e-5));
+  CHECK(inv.rate(50, 0.5) == doctest::Approx(5e-4));
+  CHECK(inv.rate(100, 0.5) == doctest::Approx(1e-3));
+  CHECK(inv.rate(400, 0.5) == doctest::Approx(5e-4));
   CHECK_FALSE(inv.onValidation(1.0));  // never decays on validation
 
   o.kind = "plateau";
@@ -60,21 +60,35 @@ TEST_CASE("learning-rate schedules") {
   o.decay = 0.5;
   o.minLr = 3e-4;
   LrSchedule plateau(o);
-  CHECK(plateau.rate(1) == doctest::Approx(1e-3));
+  CHECK(plateau.rate(1, 0.5) == doctest::Approx(1e-3));
   CHECK_FALSE(plateau.onValidation(10.0));
   CHECK_FALSE(plateau.onValidation(9.0));  // one stale
   CHECK(plateau.onValidation(10.0));       // two stale (equal is not better): decay
-  CHECK(plateau.rate(1000) == doctest::Approx(5e-4));
+  CHECK(plateau.rate(1000, 0.5) == doctest::Approx(5e-4));
   LrSchedule copy(o);
   copy.restoreState(plateau.stateText());
-  CHECK(copy.rate(7) == doctest::Approx(5e-4));
+  CHECK(copy.rate(7, 0.5) == doctest::Approx(5e-4));
   CHECK_FALSE(plateau.onValidation(1.0));
   CHECK(plateau.onValidation(1.0));
-  CHECK(plateau.rate(1) == doctest::Approx(3e-4));  // floored at minLr
+  CHECK(plateau.rate(1, 0.5) == doctest::Approx(3e-4));  // floored at minLr
   CHECK_FALSE(plateau.onValidation(12.0));           // a new best
 
+  o.kind = "linear";  // warm-up, then straight down to minLr at the run's end, whatever validation says
+  o.warmupSteps = 100;
+  o.minLr = 1e-5;
+  LrSchedule linear(o);
+  CHECK(linear.rate(50, 0.01) == doctest::Approx(0.5 * 0.99e-3));
+  CHECK(linear.rate(100, 0.0) == doctest::Approx(1e-3));
+  CHECK(linear.rate(1000, 0.25) == doctest::Approx(0.75e-3));
+  CHECK(linear.rate(1000, 0.999) == doctest::Approx(1e-5));  // floored at minLr
+  CHECK(linear.rate(1000, 1.5) == doctest::Approx(1e-5));
+  CHECK_FALSE(linear.onValidation(1.0));
+  CHECK_FALSE(linear.onValidation(0.5));
+  CHECK_FALSE(linear.onValidation(0.5));
+  CHECK(linear.rate(1000, 0.5) == doctest::Approx(0.5e-3));
+
   o.kind = "cosine";
-  CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-schedule must be plateau or inverse-sqrt, not 'cosine'");
+  CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-schedule must be plateau, inverse-sqrt or linear, not 'cosine'");
   o.kind = "plateau";
   for (const double lr : {0.0, -1.0, std::nan(""), HUGE_VAL}) {
     o.lr = lr;

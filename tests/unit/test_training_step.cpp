@@ -3,6 +3,7 @@
 #include "TinyTrainerRun.h"
 #include "data/Batch.h"
 #include "model/Seq2Seq.h"
+#include "tokenization/BpeModel.h"
 #include "train/GradientAccumulation.h"
 #include "train/Trainer.h"
 #include "train/WeightAverage.h"
@@ -10,6 +11,10 @@
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <string>
 #include <vector>
 
 using namespace nmt;
@@ -111,6 +116,89 @@ TEST_CASE("Trainer with --accumulate: optimizer steps take N batches, an epoch's
           o.accumulate = 0;
           validateTrainerOptions(o);
         }) == "accumulate must be at least 1 (batches a step)");
+}
+
+TEST_CASE("Trainer with --lr-schedule linear: each step's rate falls in a straight line to the end of the budget") {
+  test::TinyTrainerRun r;  // 4 batches an epoch
+  auto o = test::TinyTrainerRun::options();
+  o.lr.kind = "linear";
+  o.lr.lr = 1e-3;
+  o.maxSteps = 8;
+  o.logEvery = 1;  // a metrics row a step, with the rate that step used
+  r.run(o);
+  std::istringstream in(test::readFile(r.dir.file("metrics.csv")));
+  std::string line;
+  std::getline(in, line);
+  std::map<int64_t, double> rates;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
+    rates[std::stoll(fields[0])] = std::stod(fields[6]);
+  }
+  REQUIRE(rates.size() == 8);
+  for (const auto& [step, rate] : rates)  // step s: (s - 1) of 8 steps done
+    CHECK(rate == doctest::Approx(1e-3 * (1.0 - static_cast<double>(step - 1) / 8.0)));
+  o.maxSteps = 0;
+  CHECK(test::errorOf([&] { validateTrainerOptions(o); }) ==
+        "lr-schedule linear decays to the end of the run: it needs max-steps, max-time or max-epochs");
+}
+
+TEST_CASE("SubwordSampling: a pair reads the same in an epoch, differently in others; a batch keeps its rows") {
+  test::TinyTrainerRun r;
+  const BpeModel& bpe = r.bpe;
+  std::vector<EncodedPair> pairs;
+  for (const auto& s : test::sampleSentences(40, 5)) pairs.push_back({bpe.encodeIds(s), bpe.encodeIds(s + " Hund"), 0});
+  const auto corpus = PreparedCorpus::fromPairs(pairs, CorpusCounts{40, 0, 0, 40});
+  const SubwordSampling sampling(bpe, bpe, 0.3, 1), same(bpe, bpe, 0.3, 1), otherSeed(bpe, bpe, 0.3, 2);
+  std::size_t differ = 0, differBySeed = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto a = sampling.pair(corpus, i, 0);
+    CHECK(bpe.decodeIds(a.source) == bpe.decodeIds(pairs[i].source));
+    CHECK(bpe.decodeIds(a.target) == bpe.decodeIds(pairs[i].target));
+    CHECK(same.pair(corpus, i, 0).source == a.source);
+    CHECK(same.pair(corpus, i, 0).target == a.target);
+    differ += sampling.pair(corpus, i, 1).source != a.source;
+    differBySeed += otherSeed.pair(corpus, i, 0).target != a.target;
+  }
+  CHECK(differ > 5);
+  CHECK(differBySeed > 5);
+  const Batch batch = sampling.batch(corpus, {7, 3, 12}, 4, c10::Device(c10::kCPU));
+  REQUIRE(batch.size() == 3);
+  for (int64_t r = 0; r < 3; ++r) {  // each row: its corpus row's pair as epoch 4 reads it
+    const auto expected = sampling.pair(corpus, batch.examples[r], 4);
+    const auto length = batch.sourceLengths[r].item<int64_t>();
+    CHECK(length == static_cast<int64_t>(expected.source.size()) + 1);
+    for (int64_t k = 0; k + 1 < length; ++k) CHECK(batch.source[r][k].item<int64_t>() == expected.source[k]);
+  }
+  CHECK(std::is_permutation(batch.examples.begin(), batch.examples.end(), std::vector<std::size_t>{7, 3, 12}.begin()));
+}
+
+TEST_CASE("Trainer with --subword-alpha: a run stopped and resumed reads the pieces of an uninterrupted one") {
+  auto train = [](test::TinyTrainerRun& r, int64_t steps, bool resume) {
+    auto o = test::TinyTrainerRun::options();
+    o.subwordAlpha = 0.3;
+    o.maxSteps = steps;
+    return resume ? r.resume(o) : r.run(o);
+  };
+  test::TinyTrainerRun whole, parts, plain;
+  const SubwordSampling sampling(whole.bpe, whole.bpe, 0.3, 0);
+  whole.subwords = parts.subwords = &sampling;
+  train(whole, 6, false);
+  train(parts, 3, false);
+  train(parts, 6, true);
+  auto o = test::TinyTrainerRun::options();
+  o.maxSteps = 6;
+  plain.run(o);
+  const auto wholeWeights = whole.model->named_parameters(), plainWeights = plain.model->named_parameters();
+  bool differsFromPlain = false;
+  for (const auto& p : parts.model->named_parameters()) {
+    CHECK_MESSAGE(torch::equal(p.value(), wholeWeights[p.key()]), p.key());
+    differsFromPlain |= !torch::equal(p.value(), plainWeights[p.key()]);
+  }
+  CHECK(differsFromPlain);  // the sampled pieces were trained on, not the prepared ones
+  o.subwordAlpha = 0.3;    // without its sampler
+  CHECK(test::errorOf([&] { plain.run(o); }) == "Trainer: subword-alpha and the SubwordSampling given disagree");
 }
 
 TEST_CASE("Trainer with --ema-decay: validation and kept/ take the average, last.pt keeps both, resume is exact") {
