@@ -15,6 +15,15 @@ EncodedPair SubwordSampling::pair(const PreparedCorpus& corpus, std::size_t row,
   return {source_.sample(corpus.source(row), sourceDraws), target_.sample(corpus.target(row), targetDraws), row + 1};
 }
 
+std::vector<ExampleLength> SubwordSampling::lengths(const PreparedCorpus& corpus, int64_t epoch) const {
+  std::vector<ExampleLength> out(corpus.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto p = pair(corpus, i, epoch);
+    out[i] = {static_cast<uint32_t>(p.source.size() + 1), static_cast<uint32_t>(p.target.size() + 2)};
+  }
+  return out;
+}
+
 Batch SubwordSampling::batch(const PreparedCorpus& corpus, const std::vector<std::size_t>& rows, int64_t epoch,
                              const c10::Device& device) const {
   std::vector<EncodedPair> pairs;

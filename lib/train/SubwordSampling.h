@@ -23,6 +23,10 @@ class SubwordSampling {
 
   // Pair `row` of the corpus as epoch `epoch` reads it.
   EncodedPair pair(const PreparedCorpus& corpus, std::size_t row, int64_t epoch) const;
+  // Every pair's batch lengths (as PreparedCorpus::batchLength) as epoch `epoch` reads it: an epoch's
+  // batches are planned on them, so that a batch holds pairs of similar sampled length (planned on the
+  // one best lengths, at 0.1 its padding made steps 50% slower).
+  std::vector<ExampleLength> lengths(const PreparedCorpus& corpus, int64_t epoch) const;
   // makeBatch of those pairs (examples: the corpus rows).
   Batch batch(const PreparedCorpus& corpus, const std::vector<std::size_t>& rows, int64_t epoch,
               const c10::Device& device) const;

@@ -310,7 +310,9 @@ TrainOutcome Trainer::run() {
   // this worker's share of each batch of an epoch; planning's sort buffers go back to the kernel
   // rather than staying in the heap (reuseFreedMemory keeps what is freed), ten million pairs' 80 MB
   auto planEpoch = [&] {
-    auto plan = batcher.epoch(static_cast<std::uint64_t>(state_.epoch));
+    const auto epoch = static_cast<std::uint64_t>(state_.epoch);
+    auto plan = subwords_ ? LengthBucketBatcher(subwords_->lengths(train_, state_.epoch), options_.batching).epoch(epoch)
+                          : batcher.epoch(epoch);
     if (peers_.size() > 1)
       keepShare(plan, static_cast<std::size_t>(peers_.rank()), static_cast<std::size_t>(peers_.size()));
     returnFreedMemory();

@@ -172,6 +172,13 @@ TEST_CASE("SubwordSampling: a pair reads the same in an epoch, differently in ot
     for (int64_t k = 0; k + 1 < length; ++k) CHECK(batch.source[r][k].item<int64_t>() == expected.source[k]);
   }
   CHECK(std::is_permutation(batch.examples.begin(), batch.examples.end(), std::vector<std::size_t>{7, 3, 12}.begin()));
+  const auto lengths = sampling.lengths(corpus, 4);  // what the epoch's batches are planned on
+  REQUIRE(lengths.size() == pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto p = sampling.pair(corpus, i, 4);
+    CHECK(lengths[i].source == p.source.size() + 1);
+    CHECK(lengths[i].target == p.target.size() + 2);
+  }
 }
 
 TEST_CASE("Trainer with --subword-alpha: a run stopped and resumed reads the pieces of an uninterrupted one") {
