@@ -16,9 +16,9 @@
 
 #include <cmath>
 #include <csignal>
-#include <stdexcept>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 namespace nmt {
 namespace {
