@@ -25,7 +25,8 @@ class SubwordSampling {
   EncodedPair pair(const PreparedCorpus& corpus, std::size_t row, int64_t epoch) const;
   // Every pair's batch lengths (as PreparedCorpus::batchLength) as epoch `epoch` reads it: an epoch's
   // batches are planned on them, so that a batch holds pairs of similar sampled length (planned on the
-  // one best lengths, at 0.1 its padding made steps 50% slower).
+  // one best lengths, at 0.1 its padding made steps 50% slower). The pairs are drawn again, identically, when
+  // their batch is made: an epoch's sampled pairs are not kept (ten million of them would take gigabytes).
   std::vector<ExampleLength> lengths(const PreparedCorpus& corpus, int64_t epoch) const;
   // makeBatch of those pairs (examples: the corpus rows).
   Batch batch(const PreparedCorpus& corpus, const std::vector<std::size_t>& rows, int64_t epoch,
