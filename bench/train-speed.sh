@@ -5,14 +5,18 @@
 # the window nmt-train's metrics.csv reports with --log-every N (an epoch's end validates and restarts it: keep 2N
 # within an epoch, 133 steps of the Multi30k presets).
 #   bench/train-speed.sh [--config FILE] [--steps 60] [--threads 2] [--data DIR] [--out DIR]
-#                        [-- VARIANT ...]
+#                        [--peer] [--python /usr/bin/python3] [-- VARIANT ...]
 # Each VARIANT is a quoted list of extra nmt-train options; the default ones are "--precision fp32" and
 # "--precision bf16" (the second where the CPU has bf16 instructions). Run it alone on the machine.
+# --peer also times bench/peers/torch_transformer.py (the full-Transformer preset's shape in eager PyTorch,
+# same BPE model, batch rule and token count; needs python3-torch and python3-sentencepiece) at each precision
+# in both thread layouts (PyTorch's pool at 1 and OpenBLAS at --threads, and the reverse), and prints nmt's
+# "--precision P" variant against the peer's faster layout.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
 CONFIG=$ROOT/configs/multi30k-de-en-transformer-full.ini STEPS=60 THREADS=2
-DATA=$ROOT/data/multi30k OUT=$ROOT/runs/train-speed
+DATA=$ROOT/data/multi30k OUT=$ROOT/runs/train-speed PEER="" PYTHON=python3
 while [ $# -gt 0 ]; do
   case $1 in
     --config) CONFIG=$2; shift 2 ;;
@@ -20,15 +24,25 @@ while [ $# -gt 0 ]; do
     --threads) THREADS=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --peer) PEER=1; shift ;;
+    --python) PYTHON=$2; shift 2 ;;
     --) shift; break ;;
-    *) echo "usage: $0 [--config FILE] [--steps N] [--threads N] [--data DIR] [--out DIR] [-- VARIANT ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--config FILE] [--steps N] [--threads N] [--data DIR] [--out DIR] [--peer]" \
+            "[--python PYTHON] [-- VARIANT ...]" >&2; exit 2 ;;
   esac
 done
 VARIANTS=("$@")
+PRECISIONS=(fp32)
+grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo && PRECISIONS+=(bf16)
 if [ ${#VARIANTS[@]} -eq 0 ]; then
-  VARIANTS=("--precision fp32")
-  grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo && VARIANTS+=("--precision bf16")
+  for p in "${PRECISIONS[@]}"; do VARIANTS+=("--precision $p"); done
 fi
+if [ -n "$PEER" ]; then
+  "$PYTHON" -c 'import torch, sentencepiece' 2> /dev/null || {
+    echo "train-speed: --peer needs PyTorch and sentencepiece in $PYTHON (Debian: apt-get install python3-torch" \
+         "python3-sentencepiece; --python /usr/bin/python3)" >&2; exit 2; }
+fi
+declare -A NMT_RATE
 [ -f "$DATA/train.de" ] || "$ROOT/data/get-multi30k.sh" "$DATA"
 cd "$ROOT"
 TRAIN=("$BIN/nmt-train" --config "$CONFIG" --train-src "$DATA/train.de" --train-tgt "$DATA/train.en"
@@ -47,7 +61,27 @@ for variant in "${VARIANTS[@]}"; do
   cp "$OUT/prepared/data/train.bin" "$dir/data/"
   # shellcheck disable=SC2086
   "${TRAIN[@]}" --model-dir "$dir" --max-steps $((2 * STEPS)) $variant 2> "$dir/train.log"
-  awk -F, -v last=$((2 * STEPS)) -v v="$variant" '
-    NR > 1 && $1 == last && $8 != "" && !done { printf "%-40s %8.0f tokens/s\n", v, $8; done = 1 }' "$dir/metrics.csv"
+  rate=$(awk -F, -v last=$((2 * STEPS)) 'NR > 1 && $1 == last && $8 != "" { printf "%.0f", $8; exit }' "$dir/metrics.csv")
+  printf '%-40s %8s tokens/s\n' "$variant" "$rate"
+  NMT_RATE[$variant]=$rate
   grep -m1 '^matrix' "$dir/train.log" | sed 's/^/    /'
+done
+[ -n "$PEER" ] || exit 0
+for p in "${PRECISIONS[@]}"; do
+  best=0
+  for layout in "1 $THREADS" "$THREADS 1"; do
+    read -r torch_threads blas_threads <<< "$layout"
+    log=$OUT/peer-$p-torch$torch_threads-blas$blas_threads.log
+    OPENBLAS_NUM_THREADS=$blas_threads "$PYTHON" "$ROOT/bench/peers/torch_transformer.py" --bpe "$OUT/prepared/bpe.model" \
+      --data "$DATA" --steps "$STEPS" --threads "$torch_threads" --precision "$p" > "$log" 2>&1 ||
+      { echo "train-speed: the peer failed; log: $log" >&2; exit 1; }
+    rate=$(sed -n 's/^bench: .* \([0-9]*\) tokens\/s.*/\1/p' "$log")
+    [ -n "$rate" ] || { echo "train-speed: no figure from the peer; log: $log" >&2; exit 1; }
+    printf '%-40s %8s tokens/s\n' "PyTorch $p (PyTorch $torch_threads, OpenBLAS $blas_threads)" "$rate"
+    [ "$rate" -gt "$best" ] && best=$rate
+  done
+  nmt=${NMT_RATE["--precision $p"]:-}
+  if [ -n "$nmt" ]; then
+    awk -v n="$nmt" -v b="$best" -v p="$p" 'BEGIN { printf "  %s: nmt / PyTorch %.2fx\n", p, n / b }'
+  fi
 done

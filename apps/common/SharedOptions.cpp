@@ -72,7 +72,7 @@ void checkAlignment(const AlignmentOptions& options) {
 }
 
 Runtime startProgram(const RuntimeOptions& options, ModelUse use) {
-  optionValue([&] { return options.precision == "auto" ? Precision::kFp32 : parsePrecision(options.precision); });
+  optionValue([&] { checkPrecisionName(options.precision); });
   return startRuntime(options, use);
 }
 

@@ -1,5 +1,6 @@
 #include "data/Batch.h"
 
+#include "data/LengthBucketBatcher.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"
 
@@ -19,8 +20,9 @@ Batch collate(std::vector<std::size_t> examples, const c10::Device& device, Sour
   const auto rows = static_cast<int64_t>(examples.size());
   int64_t maxSource = 0, maxTarget = 0;
   for (std::size_t i : examples) {
-    maxSource = std::max<int64_t>(maxSource, sourceOf(i).size() + 1);
-    maxTarget = std::max<int64_t>(maxTarget, targetOf(i).size() + 2);
+    const ExampleLength length = batchLengthOf(sourceOf(i).size(), targetOf(i).size());
+    maxSource = std::max<int64_t>(maxSource, length.source);
+    maxTarget = std::max<int64_t>(maxTarget, length.target);
   }
 
   auto longOpts = torch::TensorOptions().dtype(torch::kInt64);

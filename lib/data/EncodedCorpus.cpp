@@ -10,8 +10,7 @@ namespace nmt {
 std::vector<ExampleLength> batchLengths(const std::vector<EncodedPair>& pairs) {
   std::vector<ExampleLength> out;
   out.reserve(pairs.size());
-  for (const auto& p : pairs)
-    out.push_back({static_cast<uint32_t>(p.source.size() + 1), static_cast<uint32_t>(p.target.size() + 2)});
+  for (const auto& p : pairs) out.push_back(batchLengthOf(p.source.size(), p.target.size()));
   return out;
 }
 

@@ -15,6 +15,11 @@ struct ExampleLength {
   std::uint32_t target;
 };
 
+// The rows a pair of `sourcePieces` and `targetPieces` takes in a batch: source + </s>, <s> + target + </s>.
+inline ExampleLength batchLengthOf(std::size_t sourcePieces, std::size_t targetPieces) {
+  return {static_cast<std::uint32_t>(sourcePieces + 1), static_cast<std::uint32_t>(targetPieces + 2)};
+}
+
 struct BatchingOptions {
   // Token budget: a batch of n examples costs n * max(longest source, longest target).
   std::size_t batchTokens = 4096;

@@ -59,8 +59,7 @@ class PreparedCorpus {
   bool empty() const { return pairs_ == 0; }
   PieceIds source(std::size_t i) const { return ids(offsets_[i], sourceLengths_[i]); }
   PieceIds target(std::size_t i) const { return ids(offsets_[i] + sourceLengths_[i], targetLengths_[i]); }
-  // The rows pair i takes in a batch (source + </s>, <s> + target + </s>).
-  ExampleLength batchLength(std::size_t i) const { return {sourceLengths_[i] + 1u, targetLengths_[i] + 2u}; }
+  ExampleLength batchLength(std::size_t i) const { return batchLengthOf(sourceLengths_[i], targetLengths_[i]); }
   const CorpusCounts& counts() const { return counts_; }
   const std::string& key() const { return key_; }
   // Up to `most` pairs spread over the corpus: one drawn at random (seeded) from each of `most`

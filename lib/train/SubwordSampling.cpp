@@ -19,7 +19,7 @@ std::vector<ExampleLength> SubwordSampling::lengths(const PreparedCorpus& corpus
   std::vector<ExampleLength> out(corpus.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     const auto p = pair(corpus, i, epoch);
-    out[i] = {static_cast<uint32_t>(p.source.size() + 1), static_cast<uint32_t>(p.target.size() + 2)};
+    out[i] = batchLengthOf(p.source.size(), p.target.size());
   }
   return out;
 }

@@ -13,6 +13,10 @@ Precision parsePrecision(const std::string& text) {
   throw OptionError("`precision` must be fp32, bf16, fp16 or auto, not '" + text + "'");
 }
 
+void checkPrecisionName(const std::string& text) {
+  if (text != "auto") parsePrecision(text);
+}
+
 std::string precisionName(Precision precision) {
   switch (precision) {
     case Precision::kBf16: return "bf16";

@@ -16,6 +16,8 @@ enum class ModelUse { kTraining, kTranslation };
 
 // "fp32" | "bf16" | "fp16"; throws InputError naming the option otherwise ("auto" is settlePrecision's).
 Precision parsePrecision(const std::string& text);
+// A precision name or "auto", checked before there is a device to settle it on; throws as parsePrecision.
+void checkPrecisionName(const std::string& text);
 std::string precisionName(Precision precision);
 
 // The precision `text` asks for, `auto` settled: bf16 to train on a CPU that multiplies bf16 in

@@ -1,6 +1,7 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
+#include "data/LengthBucketBatcher.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/SpecialIds.h"
 #include "util/Device.h"
@@ -29,6 +30,10 @@ TEST_CASE("a batch holds padded ids, masks and lengths, longest source first") {
   CHECK(batch.sourceMask.dtype() == torch::kBool);
   CHECK(batch.sourceTokens == 10);
   CHECK(batch.targetTokens == 12);
+  // what the batcher budgets for a pair is the room it takes here
+  const ExampleLength longest = batchLengthOf(pairs[1].source.size(), pairs[1].target.size());
+  CHECK(longest.source == batch.source.size(1));
+  CHECK(longest.target == batch.target.size(1));
 }
 
 TEST_CASE("a batch from a prepared corpus, in memory or mapped from its file, equals the batch from its pairs") {

@@ -35,6 +35,9 @@ TEST_CASE("precision: names, where each runs, and an autocast scope that restore
   CHECK(parsePrecision("fp16") == Precision::kFp16);
   CHECK(precisionName(Precision::kFp16) == "fp16");
   CHECK(errorOf([] { parsePrecision("fp8"); }) == "precision must be fp32, bf16, fp16 or auto, not 'fp8'");
+  CHECK(errorOf([] { checkPrecisionName("auto"); }).empty());
+  CHECK(errorOf([] { checkPrecisionName("bf16"); }).empty());
+  CHECK(errorOf([] { checkPrecisionName("Auto"); }) == "precision must be fp32, bf16, fp16 or auto, not 'Auto'");
   const c10::Device cpu(c10::kCPU), cuda(c10::kCUDA, 0);
   for (const auto use : {ModelUse::kTraining, ModelUse::kTranslation}) {
     CHECK(errorOf([&] { checkPrecisionDevice(Precision::kFp32, cpu, use); }).empty());
