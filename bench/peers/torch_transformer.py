@@ -53,14 +53,19 @@ def read_pairs(data, sp, max_length=100):
     return [p for p in pairs if 0 < len(p[0]) <= max_length and 0 < len(p[1]) <= max_length]
 
 
+def rows(pair):
+    """The source and target rows a pair takes in a batch (source + </s>, <s> + target + </s>): nmt's batchLengthOf."""
+    return len(pair[0]) + 1, len(pair[1]) + 2
+
+
 def batches(pairs, budget):
     order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][1]), len(pairs[i][0]), random.random()))
     out, cur, longest = [], [], 0
     for i in order:
-        m = max(longest, len(pairs[i][0]) + 1, len(pairs[i][1]) + 2)
+        m = max(longest, *rows(pairs[i]))
         if cur and m * (len(cur) + 1) > budget:
             out.append(cur)
-            cur, m = [], max(len(pairs[i][0]) + 1, len(pairs[i][1]) + 2)
+            cur, m = [], max(rows(pairs[i]))
         cur.append(i)
         longest = m
     out.append(cur)
@@ -90,6 +95,8 @@ def main():
     model = Transformer(sp.get_piece_size())
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.98), eps=1e-9)
     plan = batches(pairs, a.batch_tokens)
+    if len(plan) < 2 * a.steps:
+        sys.exit(f"torch_transformer: only {len(plan)} batches in an epoch; ask for fewer --steps")
     t0, tokens = time.time(), 0
     for step, b in enumerate(plan[: 2 * a.steps], start=1):
         model.train()
@@ -107,9 +114,7 @@ def main():
         if step == a.steps:
             t0, tokens = time.time(), 0
         elif step > a.steps:
-            tokens += sum(len(pairs[i][0]) + 1 + len(pairs[i][1]) + 2 for i in b)
-    if len(plan) < 2 * a.steps:
-        sys.exit(f"torch_transformer: only {len(plan)} batches in an epoch; ask for fewer --steps")
+            tokens += sum(sum(rows(pairs[i])) for i in b)
     el = time.time() - t0
     print(f"bench: {a.steps} steps, {tokens / el:.0f} tokens/s, {el / a.steps * 1000:.0f} ms/step, "
           f"{sum(q.numel() for q in model.parameters())} parameters")
