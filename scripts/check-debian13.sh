@@ -14,7 +14,7 @@
 # Needs root. Each run brings the working tree's project files (tracked and untracked-not-ignored; never
 # build/) into DIR/src/nmt, mounts /proc, /sys and /dev (with /dev/pts and /dev/shm) inside, copies
 # /etc/resolv.conf, and runs the README's two commands there, as .ci/run does natively:
-#   scripts/setup.sh && ctest --test-dir build --output-on-failure
+#   scripts/setup.sh && ctest --test-dir build --output-on-failure -j"$(nproc)"
 # DIR/src/nmt and its build/ stay between runs as the build's cache: a file whose content is unchanged keeps
 # its old time there, so Ninja compiles again only what changed (a full build there takes about 25 minutes
 # on 2 cores); files gone from the tree are removed.
@@ -247,8 +247,8 @@ main() {
   report_versions
 
   t=$SECONDS
-  log "running ctest --test-dir build --output-on-failure ${CTEST_ARGS[*]}"
-  in_root ctest --test-dir build --output-on-failure "${CTEST_ARGS[@]}" || test_rc=$?
+  log "running ctest --test-dir build --output-on-failure -j$(nproc) ${CTEST_ARGS[*]}"
+  in_root ctest --test-dir build --output-on-failure -j"$(nproc)" "${CTEST_ARGS[@]}" || test_rc=$?
   test_s=$((SECONDS - t))
 
   log "root file system $(duration "$rootfs_s") ($ROOT_STATE), setup $(duration "$setup_s"), tests $(duration "$test_s"), total $(duration $((SECONDS - t0)))"
