@@ -251,20 +251,18 @@ int main(int argc, char* argv[]) {
     const Sources sources = readSources(model, lineTexts);
     fmt::print("nmt-bench-gpu: {} sentences from {}; model {} ({} encoder, {} decoder); {}\n", sources.ids.size(),
                input, modelDir, model.model->config().encoder, model.model->config().decoder, runtime.describe());
-    const bool running = model.model->decoder().takesNewcomers();
     {  // untimed: the first batch once each way (CUDA's libraries load their kernels at first use)
       Sources first;
       first.ids.assign(sources.ids.begin(), sources.ids.begin() + static_cast<std::ptrdiff_t>(std::min(batchSize, sources.ids.size())));
-      if (running) runningBatch(model, first, batchSize, 1, ContinuousGreedySearch::Shape::kFixed);
+      runningBatch(model, first, batchSize, 1, ContinuousGreedySearch::Shape::kFixed);
       sortedBatches(model, first, batchSize, 1);
     }
     for (const int64_t period : {int64_t{1}, stepsBetweenChecks(0, model.device.is_cpu())}) {
       using Shape = ContinuousGreedySearch::Shape;
-      if (running)
-        for (const auto& [shape, name] : {std::pair{Shape::kShrinking, "shrinking"}, std::pair{Shape::kFixed, "fixed"},
-                                          std::pair{Shape::kFixedReplayed, "replayed"}})
-          printRun(fmt::format("running batch of {}, {}", batchSize, name), period,
-                   runningBatch(model, sources, batchSize, period, shape));
+      for (const auto& [shape, name] : {std::pair{Shape::kShrinking, "shrinking"}, std::pair{Shape::kFixed, "fixed"},
+                                        std::pair{Shape::kFixedReplayed, "replayed"}})
+        printRun(fmt::format("running batch of {}, {}", batchSize, name), period,
+                 runningBatch(model, sources, batchSize, period, shape));
       printRun(fmt::format("sorted batches of {}", batchSize), period, sortedBatches(model, sources, batchSize, period));
     }
     graphProbe(model, sources, batchSize, graphSteps);

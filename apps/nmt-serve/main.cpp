@@ -172,18 +172,12 @@ std::shared_ptr<ModelSet> servedSet(std::vector<LoadedModel> loaded, const Serve
 // The decoder threads per model (settings.decoders, or one per CPU thread on a CPU), and OpenBLAS's
 // threads shared among them: "threads ..., 1 reader and N decoder threads". The reader shares the
 // cores: encoding a group costs little beside the steps (docs/performance.md, "Serving").
-std::string configureDecoding(ServeSettings& s, const Runtime& runtime, const std::vector<LoadedModel>& loaded,
-                              int cpuThreads) {
-  const bool anyRunningBatch = std::any_of(loaded.begin(), loaded.end(), [](const LoadedModel& m) {
-    return BatchingTranslator::runsRunningBatches(m.model);  // greedy requests go to decoder threads
-  });
-  // On a CPU: a decoder thread per core that steps, one BLAS thread each, and a reader that encodes
+std::string configureDecoding(ServeSettings& s, const Runtime& runtime, int cpuThreads) {
+  // On a CPU: a decoder thread per core that steps greedy requests' running batches, one BLAS thread
+  // each, and a reader that encodes
   s.batching.decoders = static_cast<std::size_t>(s.decoders > 0 ? s.decoders : runtime.device.is_cuda() ? 1 : cpuThreads);
-  const int decodingThreads = anyRunningBatch ? static_cast<int>(s.batching.decoders) : 1;
-  return configureThreads(std::max(1, cpuThreads / decodingThreads)) +
-         (anyRunningBatch ? fmt::format(", 1 reader and {} decoder thread{}", s.batching.decoders,
-                                        s.batching.decoders == 1 ? "" : "s")
-                          : std::string());
+  return configureThreads(std::max(1, cpuThreads / static_cast<int>(s.batching.decoders))) +
+         fmt::format(", 1 reader and {} decoder thread{}", s.batching.decoders, s.batching.decoders == 1 ? "" : "s");
 }
 
 // SIGHUP asks for a reload, taken by the main loop; a handler may only set a flag.
@@ -266,7 +260,7 @@ int main(int argc, char* argv[]) {
     const int cpuThreads = settings.runtime.threads > 0 ? settings.runtime.threads : matrixThreads();
     const Runtime runtime = app::startProgram(settings.runtime, ModelUse::kTranslation);
     auto loaded = loadModels(settings, runtime);
-    const std::string threadInfo = configureDecoding(settings, runtime, loaded, cpuThreads);
+    const std::string threadInfo = configureDecoding(settings, runtime, cpuThreads);
 
     auto initial = servedSet(std::move(loaded), settings);  // warmed up
     const std::string names = initial->names();

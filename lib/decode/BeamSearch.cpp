@@ -3,8 +3,8 @@
 #include "decode/GreedyPick.h"
 
 #include "decode/Constraints.h"
+#include "decode/RowOperations.h"
 #include "decode/RowTopK.h"
-#include "decode/Search.h"
 #include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"
@@ -67,7 +67,7 @@ Hypothesis ending(const SentenceSearch& search, std::vector<int> ids, int64_t be
   h.ids = std::move(ids);
   h.score = score;
   h.finished = eos;
-  h.rank = normalizedScore(score, length, alpha);
+  h.normalizedScore = normalizedScore(score, length, alpha);
   if (row) h.attention = attentionOf(withStep(search.attention[beam], row, search.sourceLength), search.sourceLength);
   return h;
 }
@@ -108,9 +108,9 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const SentenceStep& st
     // stop when no live beam can still beat the K-th best ending: log-probabilities only
     // fall, so with alpha 0 this is exact; with alpha > 0 it judges at the next length
     std::nth_element(search.finished.begin(), search.finished.begin() + (K - 1), search.finished.end(),
-                     [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
+                     [](const Hypothesis& x, const Hypothesis& y) { return x.normalizedScore > y.normalizedScore; });
     const double bestLive = *std::max_element(nextScores.begin(), nextScores.end());
-    if (normalizedScore(bestLive, static_cast<std::size_t>(context.t) + 2, context.alpha) <= search.finished[K - 1].rank) {
+    if (normalizedScore(bestLive, static_cast<std::size_t>(context.t) + 2, context.alpha) <= search.finished[K - 1].normalizedScore) {
       nextHistories.clear();
       nextScores.clear();
       nextAttention.clear();
@@ -323,13 +323,13 @@ std::vector<std::vector<Hypothesis>> bestEndings(std::vector<SentenceSearch>& se
       std::vector<std::pair<std::size_t, Hypothesis>> keyed;
       for (auto& f : finished) keyed.emplace_back(constraintProgress(f.ids, constraints).metPieces, std::move(f));
       std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) {
-        return x.first > y.first || (x.first == y.first && x.second.rank > y.second.rank);
+        return x.first > y.first || (x.first == y.first && x.second.normalizedScore > y.second.normalizedScore);
       });
       finished.clear();
       for (auto& [met, h] : keyed) finished.push_back(std::move(h));
     } else {
       std::stable_sort(finished.begin(), finished.end(),
-                       [](const Hypothesis& x, const Hypothesis& y) { return x.rank > y.rank; });
+                       [](const Hypothesis& x, const Hypothesis& y) { return x.normalizedScore > y.normalizedScore; });
     }
     for (auto& f : finished) {
       if (static_cast<int64_t>(out[r].size()) >= std::max<int64_t>(1, nbest)) break;

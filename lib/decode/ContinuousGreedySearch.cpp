@@ -2,10 +2,8 @@
 
 #include "data/Batch.h"
 #include "decode/GreedyPick.h"
-#include "decode/Search.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"
-#include "util/InputError.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,7 +11,7 @@
 
 namespace nmt {
 ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity,
-                                               const Shortlist* shortlist, bool scores, int64_t stepsBetweenLooks,
+                                               const Shortlist* shortlist, bool scores, int64_t stepsBetweenChecksAsked,
                                                Shape shape)
     : model_(model),
       limits_(limits),
@@ -21,13 +19,9 @@ ContinuousGreedySearch::ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limi
       capacity_(std::max<std::size_t>(capacity, 1)),
       shortlist_(shortlist),
       scores_(scores),
-      stepsBetweenLooks_(stepsBetweenChecks(stepsBetweenLooks, device_.is_cpu())),
+      stepsBetweenChecks_(stepsBetweenChecks(stepsBetweenChecksAsked, device_.is_cpu())),
       fixed_(shape == Shape::kFixed || shape == Shape::kFixedReplayed || (shape == Shape::kAutomatic && !device_.is_cpu())),
-      replayed_(shape == Shape::kFixedReplayed) {
-  if (!model_->decoder().takesNewcomers())
-    throw InputError("continuous batching needs a decoder whose rows of different ages stack (this model's decoder is " +
-                     model_->config().decoder + ")");
-}
+      replayed_(shape == Shape::kFixedReplayed) {}
 
 namespace {
 
@@ -329,7 +323,7 @@ std::vector<std::pair<std::size_t, Hypothesis>> ContinuousGreedySearch::step() {
   }
   ++steps_;
   if (!fixed_) forgetGonePositions();
-  if (static_cast<int64_t>(unseen_.size()) < stepsBetweenLooks_) return ended;
+  if (static_cast<int64_t>(unseen_.size()) < stepsBetweenChecks_) return ended;
 
   // a look: one transfer to the host of the steps since the last (then their attention, if kept)
   const auto stacked = [](const std::vector<at::Tensor>& steps) {  // no copy for one step

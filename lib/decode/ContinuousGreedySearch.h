@@ -21,9 +21,8 @@ namespace nmt {
 // the running batch between steps as others end. A batch decoded start to end runs its last
 // steps with ever fewer rows, and on a CPU such a step costs nearly what a full one does (the
 // weights are read either way); here most steps run near `capacity` rows. Each sentence gets
-// what greedySearch gives it alone, to float rounding. Only for a decoder that takesNewcomers()
-// (rows of different ages stack in its state).
-// Call under inference mode.
+// what greedySearch gives it alone, to float rounding (rows of different ages stack in every
+// decoder's state). Call under inference mode.
 class ContinuousGreedySearch {
  public:
   // How the running tensors follow the rows. Shrinking (a CPU's): rows that end leave the batch (a
@@ -58,16 +57,16 @@ class ContinuousGreedySearch {
     DecoderState initial;
   };
 
-  // InputError when the model's decoder does not take newcomers. With a shortlist, each step computes
+  // With a shortlist, each step computes
   // the union of the live rows' lists (Shortlist::batchList) and each row chooses among its own
   // list's pieces. Without scores each
   // Hypothesis::score is NaN (greedyPick skips the softmax's normaliser).
-  // stepsBetweenLooks: steps between the looks at the rows' pieces on the host (each a wait for the device
+  // stepsBetweenChecks: steps between the looks at the rows' pieces on the host (each a wait for the device
   // on a GPU), where rows end and join; a row that ends between looks runs on until the next, which drops
   // what it made since. 0: automatic (stepsBetweenChecks, DecodingOptions.h). The same pieces either way
   // (to float rounding).
   ContinuousGreedySearch(Seq2Seq& model, DecodeLimits limits, std::size_t capacity, const Shortlist* shortlist = nullptr,
-                         bool scores = true, int64_t stepsBetweenLooks = 0, Shape shape = Shape::kAutomatic);
+                         bool scores = true, int64_t stepsBetweenChecks = 0, Shape shape = Shape::kAutomatic);
 
   // Encodes the sources (non-empty id lists, without </s>) as one batch, to be added to a running
   // batch of this model; reads only the model, so it may run on another thread than the one that
@@ -120,7 +119,7 @@ class ContinuousGreedySearch {
   std::size_t capacity_;
   const Shortlist* shortlist_;
   bool scores_;
-  int64_t stepsBetweenLooks_;
+  int64_t stepsBetweenChecks_;
   bool fixed_;
   bool replayed_;
   std::vector<at::Tensor> unseen_;           // the steps since the last look: [1 or 2, live] tokens (and scores)

@@ -1,7 +1,7 @@
 #include "decode/GreedyPick.h"
 
 #include "decode/BatchShortlist.h"
-#include "decode/Search.h"
+#include "decode/RowOperations.h"
 #include "kernels/VectorClones.h"
 
 #include <ATen/ATen.h>

@@ -1,8 +1,8 @@
 #include "decode/GreedySearch.h"
 
 #include "decode/GreedyPick.h"
+#include "decode/RowOperations.h"
 #include "decode/Sampler.h"
-#include "decode/Search.h"
 #include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"

@@ -12,8 +12,8 @@ struct Hypothesis {
   std::vector<int> ids;     // target ids, without <s> and </s>
   double score = 0.0;       // sum of log-probabilities, </s> included when it was produced (NaN: not asked for)
   bool finished = false;    // produced </s> (false: cut at the length limit)
-  double rank = std::numeric_limits<double>::quiet_NaN();  // beam search: the length-normalised score it
-                                                           // ranked by (normalizedScore); NaN: none (greedy)
+  // beam search: the length-normalised score it ranked by (BeamSearch.h); NaN: none (greedy)
+  double normalizedScore = std::numeric_limits<double>::quiet_NaN();
   at::Tensor attention;     // [ids (+1 for </s>), source length] on the CPU, when asked for
 };
 

@@ -19,7 +19,7 @@ struct Arrivals {
 
 // The one driver of greedy search with a running batch, for the translator and the server alike:
 // sentences join between steps (ContinuousGreedySearch) and leave as whole Translations at the
-// step they end. Only for a model whose decoder takesNewcomers(). Call under inference mode.
+// step they end. Call under inference mode.
 class RunningBatch {
  public:
   // With the model's shortlist where it has one loaded; scores: as DecodingOptions::scores.

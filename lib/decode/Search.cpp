@@ -2,49 +2,15 @@
 
 #include "decode/BeamSearch.h"
 #include "decode/GreedySearch.h"
-#include "decode/RowTopK.h"
 
 namespace nmt {
 
-std::pair<at::Tensor, at::Tensor> bestOfEachRow(const at::Tensor& logProbs) {
-  if (!logProbs.device().is_cpu() || logProbs.scalar_type() != at::kFloat || logProbs.dim() != 2) {
-    auto [values, places] = logProbs.max(-1);  // (rowTopK would hand these to at::topk, whose ties fall either way)
-    return {values, places};
-  }
-  auto [values, places] = rowTopK(logProbs, 1);
-  return {values.squeeze(1), places.squeeze(1)};
-}
-
-SearchStrategy chooseSearch(const DecodingOptions& options, const Decoder& decoder, bool sentencesAhead,
-                            bool prefixes) {
-  if (options.beamSize > 1) return SearchStrategy::kBeamBatches;
-  const bool guided = prefixes || options.sampling.on() || options.noRepeatNgram > 0;
-  if (guided || !decoder.takesNewcomers() || (sentencesAhead && decoder.sortedBatchesFaster())) return SearchStrategy::kGreedyBatches;
-  return SearchStrategy::kGreedyRunningBatch;
-}
-
-std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingOptions& options,
+std::vector<std::vector<Hypothesis>> search(Seq2Seq& model, const Batch& batch, const DecodingPlan& plan,
                                             const BatchShortlist* shortlist, const std::vector<SentenceGuide>* guides) {
-  checkDecodingOptions(options);
-  if (chooseSearch(options, model->decoder(), true, guides != nullptr) == SearchStrategy::kBeamBatches)
-    return beamSearch(model, batch, options, shortlist, guides);
+  if (plan.strategy == SearchStrategy::kBeamBatches) return beamSearch(model, batch, plan.options, shortlist, guides);
   std::vector<std::vector<Hypothesis>> out;
-  for (auto& h : greedySearch(model, batch, options, shortlist, guides)) out.push_back({std::move(h)});
+  for (auto& h : greedySearch(model, batch, plan.options, shortlist, guides)) out.push_back({std::move(h)});
   return out;
-}
-
-std::vector<std::size_t> holesFilledFromTheEnd(const std::vector<bool>& goesOn) {
-  std::vector<std::size_t> order;
-  std::size_t end = goesOn.size();
-  for (std::size_t a = 0; a < end; ++a) {
-    if (goesOn[a]) {
-      order.push_back(a);
-      continue;
-    }
-    while (end > a + 1 && !goesOn[end - 1]) --end;
-    if (end > a + 1) order.push_back(--end);
-  }
-  return order;
 }
 
 }  // namespace nmt

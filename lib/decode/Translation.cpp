@@ -26,7 +26,7 @@ void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const Tex
     out.ids = std::move(target.ids);
     out.score = h.score;
     out.finished = h.finished;
-    out.normalizedScore = std::isnan(h.rank) ? h.score : h.rank;
+    out.normalizedScore = std::isnan(h.normalizedScore) ? h.score : h.normalizedScore;
     out.prefixPieces = std::min(prefixPieces, out.ids.size());
     t.hypotheses.push_back(std::move(out));
   }

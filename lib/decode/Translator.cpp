@@ -34,13 +34,6 @@ std::vector<std::vector<std::size_t>> runsOf(const std::vector<std::size_t>& tod
   return runs;
 }
 
-// The search a Translator's model and options ask for (guides: none, or one a sentence).
-SearchStrategy searchFor(const TranslatorOptions& options, TranslationModel& model,
-                         const std::vector<SentenceGuide>& guides) {
-  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
-  return chooseSearch(options.decoding, model.model->decoder(), /*sentencesAhead=*/true, prefixes);
-}
-
 // The pieces a sentence's guide makes it produce: its prefix's and its constraints'.
 std::vector<int> givenPieces(const SentenceGuide& guide) {
   std::vector<int> pieces = guide.prefix;
@@ -72,7 +65,6 @@ std::vector<int> prefixIds(const TextCodec& codec, const std::string& prefix, co
 
 void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device) {
   checkBatchSize(options.batchSize);
-  checkDecodingOptions(options.decoding);
   checkAlignmentOptions(options.alignment);
   checkGlossaryUse(options.glossary != nullptr, options.decoding);
   if (options.parallelBatches > 1 && !device.is_cpu())
@@ -93,6 +85,12 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   checkTranslatorOptions(options_, model_.device);
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
   if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
+  plan_ = planDecoding(options_.decoding, model_.model->decoder(), CallFacts{});
+}
+
+DecodingPlan Translator::planFor(const std::vector<SentenceGuide>& guides) const {
+  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
+  return prefixes ? planDecoding(options_.decoding, model_.model->decoder(), CallFacts{true, true}) : plan_;
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
@@ -233,6 +231,7 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   std::vector<std::vector<int>> sources(sentences.size());
   LongCall call(options_.interrupted, options_.progress);
   auto todo = readSources(sentences, out, sources, call);
+  const DecodingPlan plan = planFor(guides);
 
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
@@ -250,12 +249,12 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
       oneThread.emplace();
       splitInTwo.emplace();
     }
-    decode(todo, sources, guides, out, call);
+    decode(plan, todo, sources, guides, out, call);
   } else {
     // A running batch takes a thread's runs one after another (dealt in turn: run k to thread k mod
     // atOnce), so that it stays full. Batches decoded start to end are the runs themselves, as one at a
     // time decodes them; each goes to the next free thread, longest first, so that the threads end together.
-    const bool running = searchFor(options_, model_, guides) == SearchStrategy::kGreedyRunningBatch;
+    const bool running = plan.runningBatch();
     std::vector<std::vector<std::size_t>> dealt(running ? atOnce : 0);
     for (std::size_t k = 0; running && k < runs.size(); ++k)
       dealt[k % atOnce].insert(dealt[k % atOnce].end(), runs[k].begin(), runs[k].end());
@@ -266,8 +265,8 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
         c10::InferenceMode threadInference;
         const AutocastScope threadAutocast(model_.device, model_.precision);
         // each writes only its own sentences' Translations
-        if (running) return decode(dealt[thread], sources, guides, out, call);
-        for (std::size_t k; (k = nextRun.fetch_add(1)) < runs.size();) decode(runs[k], sources, guides, out, call);
+        if (running) return decode(plan, dealt[thread], sources, guides, out, call);
+        for (std::size_t k; (k = nextRun.fetch_add(1)) < runs.size();) decode(plan, runs[k], sources, guides, out, call);
       });
     });
   }
@@ -285,14 +284,15 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   return out;
 }
 
-void Translator::decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                        const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call) {
-  switch (searchFor(options_, model_, guides)) {
+void Translator::decode(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+                        const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
+                        std::vector<Translation>& out, LongCall& call) {
+  switch (plan.strategy) {
     case SearchStrategy::kGreedyRunningBatch:
       return translateGreedyContinuously(todo, out, call);
     case SearchStrategy::kGreedyBatches:
     case SearchStrategy::kBeamBatches:
-      return translateInBatches(todo, sources, guides, out, call);
+      return translateInBatches(plan, todo, sources, guides, out, call);
   }
 }
 
@@ -316,7 +316,8 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
   }
 }
 
-void Translator::translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
+void Translator::translateInBatches(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+                                    const std::vector<std::vector<int>>& sources,
                                     const std::vector<SentenceGuide>& guides, std::vector<Translation>& out,
                                     LongCall& call) {
   const std::size_t batchSize = sentencesPerBatch(options_, model_.int8);
@@ -337,7 +338,7 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo, const 
     std::vector<SentenceGuide> rowGuides;  // in the batch's row order
     for (std::size_t example : batch.examples)
       if (!guides.empty()) rowGuides.push_back(guides[example]);
-    auto found = search(model_.model, batch, options_.decoding, shortlist() ? &lists : nullptr,
+    auto found = search(model_.model, batch, plan, shortlist() ? &lists : nullptr,
                         guides.empty() ? nullptr : &rowGuides);
     const auto codec = model_.codec();
     for (std::size_t r = 0; r < found.size(); ++r)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decode/DecodingOptions.h"
+#include "decode/DecodingPlan.h"
 #include "decode/Glossary.h"
 #include "decode/SentenceGuide.h"
 #include "decode/Translation.h"
@@ -56,9 +57,9 @@ constexpr std::size_t kFewRows = 8;
 // many, so that no batch size or beam takes a machine's memory in decoder caches.
 constexpr std::size_t kMaxBatchRows = 1024;
 
-// OptionError for what the Translator refuses (its constructor checks the same): a batch size out of
-// bounds (checkBatchSize), decoding or alignment options out of theirs, a glossary without beam
-// search, or parallel batches off the CPU (on `device`).
+// OptionError for what the Translator refuses beside its decoding options (its constructor checks the
+// same, and planDecoding those): a batch size out of bounds (checkBatchSize), alignment options out of
+// theirs, a glossary without beam search, or parallel batches off the CPU (on `device`).
 void checkTranslatorOptions(const TranslatorOptions& options, const c10::Device& device);
 
 // A translation's given beginning as target ids; InputError "WHERE: a prefix of N pieces, where a
@@ -87,7 +88,7 @@ std::size_t sentencesPerBatch(const TranslatorOptions& options, bool int8);
 // (forcedShortlist).
 class Translator {
  public:
-  // OptionError as checkTranslatorOptions says.
+  // OptionError as checkTranslatorOptions and planDecoding say.
   Translator(TranslationModel& model, TranslatorOptions options);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
@@ -117,6 +118,7 @@ class Translator {
 
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }
+  const DecodingPlan& plan() const { return plan_; }  // for calls without prefixes
   // The most batches any translate() so far decoded at once (1 before the first).
   std::size_t mostBatchesAtOnce() const { return mostBatchesAtOnce_; }
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
@@ -135,20 +137,24 @@ class Translator {
   // Asks `call` between sentences: reading 80,000 of them takes longer than a Ctrl-C may wait.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<std::vector<int>>& sources, LongCall& call) const;
+  // The plan of a call with these guides (none, or one a sentence): plan_, or with prefixes its own.
+  DecodingPlan planFor(const std::vector<SentenceGuide>& guides) const;
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
                                    LongCall& call);
-  // Batches of batchSize sentences in `todo` order, each decoded start to end (beam search, or
-  // greedy search with a decoder that takes no newcomers).
-  void translateInBatches(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-                          const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call);
-  // One of the two above, as the model and options ask (guides: none, or one a sentence).
-  void decode(const std::vector<std::size_t>& todo, const std::vector<std::vector<int>>& sources,
-              const std::vector<SentenceGuide>& guides, std::vector<Translation>& out, LongCall& call);
+  // Batches of batchSize sentences in `todo` order, each decoded start to end (search()).
+  void translateInBatches(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+                          const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
+                          std::vector<Translation>& out, LongCall& call);
+  // One of the two above, as the plan says (guides: none, or one a sentence).
+  void decode(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+              const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
+              std::vector<Translation>& out, LongCall& call);
 
   TranslationModel& model_;
   TranslatorOptions options_;
+  DecodingPlan plan_;  // made once, by the constructor
   std::size_t mostBatchesAtOnce_ = 1;
 };
 

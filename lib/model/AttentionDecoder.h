@@ -39,7 +39,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
 
   bool scalesEmbeddings() const override { return false; }
   bool feedsOwnPredictions() const override { return true; }
-  bool takesNewcomers() const override { return true; }  // its state is one vector per layer and row
+  bool stateGrows() const override { return false; }  // its state is one vector per layer and row
 
   torch::nn::Embedding& embedding() { return embedding_; }
 

@@ -54,13 +54,10 @@ class Decoder {
   virtual bool scalesEmbeddings() const = 0;
   // Capability: it can be trained on its own previous predictions (teacher forcing below 1).
   virtual bool feedsOwnPredictions() const = 0;
-  // Capability: rows of different ages stack into one state (it has no time axis), so new
-  // sentences can join a running batch between steps (ContinuousGreedySearch).
-  virtual bool takesNewcomers() const = 0;
-  // Whether a whole input translates faster in batches of sentences sorted by length than in a
-  // running batch (Translator's choice for greedy search; a server, whose sentences arrive one by
-  // one, runs a batch either way).
-  virtual bool sortedBatchesFaster() const { return false; }
+  // Whether its state grows by a position every step (the Transformer's caches), rather than staying
+  // one vector per layer and row (the RNN's). Rows of different ages stack into one state either way
+  // (a running batch's newcomers); a growing one spans its longest-lived row's positions for every row.
+  virtual bool stateGrows() const = 0;
 
   // Capability: per-layer, per-head attention of the last decode or step while keepAttention is
   // on: cross-attention [B, H, T, S] and self-attention [B, H, T, T]. Without heads, none.

@@ -84,12 +84,9 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
 
   bool scalesEmbeddings() const override { return true; }
   bool feedsOwnPredictions() const override { return false; }  // it reads the whole gold prefix at once
-  // rows of different ages stack: each row's cache positions are masked and its position kept
-  bool takesNewcomers() const override { return true; }
-  // A running batch's cache spans its longest-lived row's positions for every row, and each step
-  // copies it: as fast as sorted batches, which cut finished rows away, or slower (long translations,
-  // a shortlist's slice remade as rows join; docs/performance.md, "Figures behind the code's choices").
-  bool sortedBatchesFaster() const override { return true; }
+  // its self-attention caches gain a position a step (rows of different ages stack: each row's cache
+  // positions are masked and its position kept)
+  bool stateGrows() const override { return true; }
 
   // Per-layer weights of the last forward or step when keepAttention is on:
   // self-attention [B, H, T, T] and cross-attention [B, H, T, S].

@@ -1,6 +1,6 @@
 #include "serve/BatchingTranslator.h"
 
-#include "decode/Search.h"
+#include "decode/DecodingPlan.h"
 #include "decode/Translator.h"
 #include "decode/Glossary.h"
 #include "decode/WordAlignment.h"
@@ -15,7 +15,7 @@ namespace nmt::serve {
 
 struct BatchingTranslator::Job {
   std::vector<std::string> sentences;
-  DecodingOptions decoding;  // the server's, with the request's search (attention kept for alignments)
+  DecodingPlan plan;  // the server's options with the request's search (attention kept for alignments)
   bool attention = false;    // the request's "attention": the answer has it
   RequestGuidance guidance;
   std::shared_ptr<const Glossary> glossary;  // the request's, or null
@@ -26,31 +26,24 @@ struct BatchingTranslator::Job {
   BatchingTranslator::Completion done;  // called once, from the thread that answers the last sentence
 };
 
-bool BatchingTranslator::runsRunningBatches(const TranslationModel& model) {
-  return chooseSearch({}, model.model->decoder(), /*sentencesAhead=*/false) == SearchStrategy::kGreedyRunningBatch;
-}
-
 bool BatchingTranslator::inRunningBatch(const Job& job) const {
-  return job.guidance.alternatives == 0 &&
-         chooseSearch(job.decoding, model_.model->decoder(), /*sentencesAhead=*/false, job.guidance.anyPrefix()) ==
-             SearchStrategy::kGreedyRunningBatch;
+  return job.guidance.alternatives == 0 && job.plan.runningBatch();
 }
 
 bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
   return a.job->guidance.alternatives == 0 && b.job->guidance.alternatives == 0 && a.job->glossary == b.job->glossary &&
-         sameSearch(a.job->decoding, b.job->decoding) && inRunningBatch(*a.job) == inRunningBatch(*b.job);
+         sameSearch(a.job->plan.options, b.job->plan.options) && inRunningBatch(*a.job) == inRunningBatch(*b.job);
 }
 
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
   checkBatchSize(options_.maxBatchSentences);
-  checkDecodingOptions(options_.decoding);
-  if (runsRunningBatches(model_))
-    for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
-      auto d = std::make_unique<DecoderThread>();
-      d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
-      decoders_.push_back(std::move(d));
-    }
+  planDecoding(options_.decoding, model_.model->decoder(), CallFacts{false, false});  // (checks the server's options)
+  for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
+    auto d = std::make_unique<DecoderThread>();
+    d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
+    decoders_.push_back(std::move(d));
+  }
   for (auto& d : decoders_) d->thread = std::thread([this, &d = *d] { run(d); });
   reader_ = std::thread([this] { read(); });
 }
@@ -88,20 +81,20 @@ std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vect
 void BatchingTranslator::submit(std::vector<std::string> sentences, const DecodingOptions& request,
                                 RequestGuidance guidance, Completion done) {
   auto job = std::make_shared<Job>();
-  job->decoding = options_.decoding;
-  job->decoding.beamSize = request.beamSize;
-  job->decoding.nbest = request.nbest;
+  DecodingOptions decoding = options_.decoding;
+  decoding.beamSize = request.beamSize;
+  decoding.nbest = request.nbest;
   job->attention = request.keepAttention;
-  job->decoding.keepAttention = request.keepAttention || guidance.alignment.on();
-  job->decoding.sampling = request.sampling;
-  job->decoding.noRepeatNgram = request.noRepeatNgram;
-  checkDecodingOptions(job->decoding);
+  decoding.keepAttention = request.keepAttention || guidance.alignment.on();
+  decoding.sampling = request.sampling;
+  decoding.noRepeatNgram = request.noRepeatNgram;
+  job->plan = planDecoding(decoding, model_.model->decoder(), CallFacts{false, guidance.anyPrefix()});
   checkAlignmentOptions(guidance.alignment);
   // a prefix that fills a translation is this request's fault: refused here, not in a batch with others
-  checkGlossaryUse(!guidance.glossary.empty(), job->decoding);
+  checkGlossaryUse(!guidance.glossary.empty(), decoding);
   try {
     for (std::size_t i = 0; i < guidance.prefixes.size(); ++i)
-      prefixIds(model_.codec(), guidance.prefixes[i], job->decoding.limits, fmt::format("\"prefix\"[{}]", i));
+      prefixIds(model_.codec(), guidance.prefixes[i], decoding.limits, fmt::format("\"prefix\"[{}]", i));
     if (!guidance.glossary.empty())
       job->glossary = std::make_shared<const Glossary>(guidance.glossary, "\"glossary\" entry");
   } catch (const InputError& e) {
@@ -280,7 +273,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   const Job& first = *batch.front().job;
   try {
     TranslatorOptions options;
-    options.decoding = first.decoding;
+    options.decoding = first.plan.options;
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     options.glossary = first.glossary;  // (a batch's sentences share it: sameBatch)
@@ -325,7 +318,7 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
         p.job.reset();
         continue;
       }
-      keepAttention.push_back(p.job->decoding.keepAttention);
+      keepAttention.push_back(p.job->plan.options.keepAttention);
       sentences.emplace_back(nextTag_, std::move(t));
       encoded.pending.emplace_back(nextTag_++, std::move(p));
     }

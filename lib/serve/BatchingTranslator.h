@@ -40,11 +40,11 @@ struct BatchingTranslatorOptions {
 // at the step it ends. Encoding apart from stepping keeps the running batch full without
 // stalling it: a step costs nearly the same for few rows as for many (its weights are read
 // either way), and so does encoding a few sentences. On a CPU each thread does best with one
-// BLAS thread. Beam search, and decoders that take no newcomers: the reader decodes whole batches.
+// BLAS thread. Beam search, and greedy search that is guided or sampled: the reader decodes whole batches.
 // Every thread runs under the model's device and precision.
 class BatchingTranslator {
  public:
-  // OptionError for maxBatchSentences or decoding options out of bounds (checkBatchSize, checkDecodingOptions).
+  // OptionError for maxBatchSentences or decoding options out of bounds (checkBatchSize, planDecoding).
   BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options);
   ~BatchingTranslator();  // finishes every queued sentence, then stops its threads
   BatchingTranslator(const BatchingTranslator&) = delete;
@@ -54,9 +54,9 @@ class BatchingTranslator {
   // failure reaches the future as its exception. Of `request` the search a request chooses is read
   // (beamSize, nbest, keepAttention: TranslateRequest::decoding); only sentences whose requests ask for
   // the same search (sameSearch) share a batch, and those with prefixes only sentences decoded in
-  // sorted batches (chooseSearch). guidance: each sentence's prefix (sampled sentences draw from their
+  // sorted batches (planDecoding). guidance: each sentence's prefix (sampled sentences draw from their
   // place in the request), alignments, or a request for one sentence's alternatives (decoded alone).
-  // OptionError (checkDecodingOptions) when out of bounds.
+  // OptionError (planDecoding) when out of bounds.
   std::future<std::vector<ServedTranslation>> submit(std::vector<std::string> sentences, const DecodingOptions& request,
                                                      RequestGuidance guidance = {});
   // The same, answered through `done` instead of a future (an event loop must not wait): called once,
@@ -65,10 +65,6 @@ class BatchingTranslator {
   using Completion = std::function<void(std::vector<ServedTranslation> results, std::exception_ptr error)>;
   void submit(std::vector<std::string> sentences, const DecodingOptions& request, RequestGuidance guidance,
               Completion done);
-
-  // Whether greedy requests to this model go to decoder threads' running batches (chooseSearch, for
-  // sentences that arrive one by one).
-  static bool runsRunningBatches(const TranslationModel& model);
 
   // Translates a short sentence (greedy, as a request would) and forgets it in the counters: the
   // kernels, buffers and threads a first request needs are ready after it.

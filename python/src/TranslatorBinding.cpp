@@ -143,6 +143,7 @@ void setSampling(DecodingOptions& decoding, int64_t topk, double topp, double te
 
 // The options as the keywords set them, refused (ValueError) as the Translator would refuse them.
 TranslatorOptions checked(TranslatorOptions options) {
+  checkDecodingOptions(options.decoding);
   checkTranslatorOptions(options, c10::Device(c10::kCPU));
   return options;
 }

@@ -8,7 +8,7 @@
 #include "decode/ContinuousGreedySearch.h"
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
-#include "decode/Search.h"
+#include "decode/RowOperations.h"
 #include "decode/TranslationModel.h"
 #include "kernels/Int8Linear.h"
 #include "kernels/OneDnnBlas.h"
@@ -146,7 +146,6 @@ EverySearch searchEveryWay(Seq2Seq& model, const Shortlist* shortlist = nullptr,
   EverySearch out;
   out.greedy = greedySearch(model, batch, DecodeLimits{}, false, lists);
   out.beam = beamSearch(model, batch, test::searchOptions(3, 3, 1.0), lists);
-  if (!model->decoder().takesNewcomers()) return out;
   for (const auto shape : {ContinuousGreedySearch::Shape::kShrinking, ContinuousGreedySearch::Shape::kFixed}) {
     ContinuousGreedySearch running(model, DecodeLimits{}, 2, shortlist, true, 0, shape);
     std::vector<std::vector<int>> ids;

@@ -8,7 +8,7 @@
 #include "decode/Glossary.h"
 #include "decode/GreedySearch.h"
 #include "decode/Sampler.h"
-#include "decode/Search.h"
+#include "decode/DecodingPlan.h"
 #include "decode/StepRules.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
@@ -330,19 +330,20 @@ TEST_CASE("sampling and no-repeat-ngram options are checked, each error naming i
   CHECK(error([](DecodingOptions& o) { o.sampling.topk = 0, o.noRepeatNgram = 2; }) == "");
 }
 
-TEST_CASE("chooseSearch: prefixes, sampling and no-repeat-ngram run greedy search in sorted batches") {
+TEST_CASE("planDecoding: prefixes, sampling and no-repeat-ngram run greedy search in sorted batches") {
   auto rnn = copyModel("rnn");
   DecodingOptions options;
-  CHECK(chooseSearch(options, rnn->decoder(), false) == SearchStrategy::kGreedyRunningBatch);
-  CHECK(chooseSearch(options, rnn->decoder(), false, /*prefixes=*/true) == SearchStrategy::kGreedyBatches);
+  const auto strategy = [&](bool prefixes) { return planDecoding(options, rnn->decoder(), {false, prefixes}).strategy; };
+  CHECK(strategy(false) == SearchStrategy::kGreedyRunningBatch);
+  CHECK(strategy(/*prefixes=*/true) == SearchStrategy::kGreedyBatches);
   options.noRepeatNgram = 2;
-  CHECK(chooseSearch(options, rnn->decoder(), false) == SearchStrategy::kGreedyBatches);
+  CHECK(strategy(false) == SearchStrategy::kGreedyBatches);
   options.noRepeatNgram = 0;
   options.sampling.topk = 0;
-  CHECK(chooseSearch(options, rnn->decoder(), false) == SearchStrategy::kGreedyBatches);
+  CHECK(strategy(false) == SearchStrategy::kGreedyBatches);
   options.sampling.topk = 1;
   options.beamSize = 2;
-  CHECK(chooseSearch(options, rnn->decoder(), false, true) == SearchStrategy::kBeamBatches);
+  CHECK(strategy(true) == SearchStrategy::kBeamBatches);
 }
 
 TEST_CASE("constraintProgress: met constraints, the one under way, and the pieces that would further them") {

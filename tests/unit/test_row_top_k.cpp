@@ -1,6 +1,6 @@
 #include "decode/RowTopK.h"
 #include "decode/GreedyPick.h"
-#include "decode/Search.h"
+#include "decode/RowOperations.h"
 #include "decode/BatchShortlist.h"
 #include "tokenization/SpecialIds.h"
 

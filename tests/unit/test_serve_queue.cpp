@@ -169,7 +169,6 @@ Overlap longThenShort(std::size_t maxBatch, std::size_t decoders = 1) {
 }  // namespace
 
 TEST_CASE("a lone greedy sentence goes at once to an idle decoder; while every decoder is busy, sentences gather") {
-  REQUIRE(BatchingTranslator::runsRunningBatches(test::smallTranslationModel()));
   BatchingTranslator idle(test::smallTranslationModel(), queueOptions(60s, 32));
   auto lone = idle.submit({"ein Satz"}, {});
   CHECK(lone.wait_for(20s) == std::future_status::ready);  // not a minute's wait for company

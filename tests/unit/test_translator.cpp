@@ -1,6 +1,6 @@
 #include "SmallTranslationModel.h"
 #include "TestSupport.h"
-#include "decode/Search.h"
+#include "decode/DecodingPlan.h"
 #include "decode/Translator.h"
 #include "decode/WordAlignment.h"
 #include "tokenization/SpecialIds.h"
@@ -75,7 +75,7 @@ TEST_CASE("parallel batches give what one batch at a time gives, in input order:
   for (const std::string architecture : {"rnn", "transformer"}) {
     CAPTURE(architecture);
     auto model = test::smallTranslationModel(0, architecture);
-    // beam search (and the Transformer's greedy search: sortedBatchesFaster) decode the same batches of 3
+    // beam search (and the Transformer's greedy search: sorted batches, planDecoding) decode the same batches of 3
     // either way
     checkSame(translateWith(model, sentences, 3, 3, 2), translateWith(model, sentences, 3, 3, 1));
     // the RNN's running batch takes other newcomers on each thread, whose sources pad the memory
@@ -167,19 +167,28 @@ TEST_CASE("every size and number a translation may ask for is bounded, refused b
   CHECK(found[0].hypotheses.size() == static_cast<std::size_t>(kMaxBeam));
 }
 
-TEST_CASE("chooseSearch: beam for a beam; greedy in a running batch where the decoder takes newcomers, unless sorted batches are faster for it and the sentences are at hand") {
+TEST_CASE("planDecoding: beam for a beam; greedy in a running batch, but in sorted batches where the decoder's state grows and the sentences are at hand") {
   auto rnn = test::smallTranslationModel(0, "rnn");
   auto transformer = test::smallTranslationModel(0, "transformer");
   const auto& rnnDecoder = rnn.model->decoder();
   const auto& transformerDecoder = transformer.model->decoder();
   const DecodingOptions greedy;
   const DecodingOptions beam = test::searchOptions(2, 1);
-  CHECK(chooseSearch(beam, rnnDecoder, true) == SearchStrategy::kBeamBatches);
-  CHECK(chooseSearch(beam, transformerDecoder, false) == SearchStrategy::kBeamBatches);
-  CHECK(chooseSearch(greedy, rnnDecoder, true) == SearchStrategy::kGreedyRunningBatch);
-  CHECK(chooseSearch(greedy, rnnDecoder, false) == SearchStrategy::kGreedyRunningBatch);
-  CHECK(chooseSearch(greedy, transformerDecoder, true) == SearchStrategy::kGreedyBatches);
-  CHECK(chooseSearch(greedy, transformerDecoder, false) == SearchStrategy::kGreedyRunningBatch);
+  const CallFacts ahead{true, false}, oneByOne{false, false};
+  CHECK(planDecoding(beam, rnnDecoder, ahead).strategy == SearchStrategy::kBeamBatches);
+  CHECK(planDecoding(beam, transformerDecoder, oneByOne).strategy == SearchStrategy::kBeamBatches);
+  CHECK(planDecoding(greedy, rnnDecoder, ahead).strategy == SearchStrategy::kGreedyRunningBatch);
+  CHECK(planDecoding(greedy, rnnDecoder, oneByOne).strategy == SearchStrategy::kGreedyRunningBatch);
+  CHECK(planDecoding(greedy, transformerDecoder, ahead).strategy == SearchStrategy::kGreedyBatches);
+  CHECK(planDecoding(greedy, transformerDecoder, oneByOne).strategy == SearchStrategy::kGreedyRunningBatch);
+  // the plan holds the options it was made from, checked: what is out of bounds makes none
+  DecodingOptions wide = test::searchOptions(4, 2, 0.5);
+  const auto plan = planDecoding(wide, rnnDecoder, ahead);
+  CHECK(plan.options.beamSize == 4);
+  CHECK(plan.options.nbest == 2);
+  CHECK(plan.options.lengthPenalty == 0.5);
+  wide.nbest = 5;
+  CHECK(test::errorOf([&] { planDecoding(wide, rnnDecoder, ahead); }) == "nbest 5 needs beam 5 or more");
 }
 
 TEST_CASE("a prefix is kept byte for byte at the start of the text, and its pieces are counted, greedy and beam") {
