@@ -14,7 +14,10 @@
 # Ways: greedy with scores; beam 5 with a 3-best list; each with the shortlist and int8 on and off;
 # prefixes (greedy and beam); a glossary (beam); sampling with a seed (top-k and top-p); no repeated
 # 3-grams; word alignments; alternatives; forced decoding of the greedy output (nmt-attention
-# --reference: its CSV files). Each file ends with the program's exit status.
+# --reference: its CSV files). Each file ends with the program's exit status. With nmt-serve in DIR, its JSON
+# answers too: one request of each kind (greedy, attention, beam n-best, prefixes, glossary, sampling,
+# no repeats, alignment, alternatives), then all of them at once, sharing batches as they happen to form
+# (there only the pieces: the numbers are the same to float rounding).
 set -euo pipefail
 
 BIN="" MODEL="" INPUT="" OUT="" LINES=200 THREADS="1 2"
@@ -86,5 +89,67 @@ if [ -x "$BIN/nmt-attention" ]; then
        --threads 1 > "$kind.log" 2>&1) || rc=$?
     echo "exit $rc" >> "$OUT/$kind.log"
   done
+fi
+if [ -x "$BIN/nmt-serve" ]; then
+  # nmt-serve's answers to one request of each kind (the first 40 sentences; alternatives for one), each
+  # JSON answer without its timing; then the same requests all at once, so that they share batches
+  head -n 40 "$OUT/inputs/source.txt" > "$OUT/inputs/source40.txt"
+  head -n 40 "$OUT/inputs/prefixes.txt" > "$OUT/inputs/prefixes40.txt"
+  python3 - "$BIN/nmt-serve" "$MODEL" "$OUT" <<'PY' > "$OUT/serve.log" 2>&1 || echo "exit $?" >> "$OUT/serve.log"
+import concurrent.futures, http.client, json, re, subprocess, sys, tempfile, time
+serve, model, out = sys.argv[1:4]
+text = open(f"{out}/inputs/source40.txt", encoding="utf-8").read().splitlines()
+prefix = open(f"{out}/inputs/prefixes40.txt", encoding="utf-8").read().splitlines()
+requests = {
+    "greedy": {},
+    "greedy.attention": {"attention": True},
+    "beam5-nbest3": {"beam": 5, "nbest": 3},
+    "greedy.prefix": {"prefix": prefix},
+    "beam4.prefix": {"beam": 4, "prefix": prefix},
+    "beam5.glossary": {"beam": 5, "glossary": {"Mann": "gentleman", "Hund": "puppy"}},
+    "sampling-topk10.seed7": {"sampling_topk": 10, "seed": 7},
+    "greedy.no-repeat3": {"no_repeat_ngram": 3},
+    "beam4.alignment": {"beam": 4, "alignment": True, "replace_unknowns": True},
+    "alternatives3": {"alternatives": 3, "text": text[:1], "prefix": prefix[:1]},
+}
+with tempfile.TemporaryFile("w+") as log:
+    server = subprocess.Popen([serve, "--model", model, "--port", "0", "--device", "cpu", "--threads", "1"],
+                              stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        port = None
+        for _ in range(600):
+            log.seek(0)
+            found = re.search(r"on http://127\.0\.0\.1:(\d+)/", log.read())
+            if found:
+                port = int(found.group(1))
+                break
+            time.sleep(0.1)
+        if port is None:
+            sys.exit("nmt-serve did not start")
+        def without(data, keys):  # the answer less these fields, wherever they are
+            if isinstance(data, dict):
+                return {k: without(v, keys) for k, v in data.items() if k not in keys}
+            if isinstance(data, list):
+                return [without(v, keys) for v in data]
+            return data
+        def ask(body, leave=("elapsed_ms",)):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+            connection.request("POST", "/v1/translate", json.dumps({"text": text, **body}))
+            answer = connection.getresponse()
+            data = without(json.loads(answer.read()), leave)
+            return f"{answer.status} {json.dumps(data, ensure_ascii=False, sort_keys=True)}\n"
+        for name, body in requests.items():
+            open(f"{out}/serve.{name}.json", "w", encoding="utf-8").write(ask(body))
+        # sharing batches as they happen to form, a sentence gets the same pieces, its numbers to float
+        # rounding: only the pieces are compared
+        with concurrent.futures.ThreadPoolExecutor(len(requests)) as pool:
+            together = list(pool.map(lambda body: ask(body, ("elapsed_ms", "attention", "score")),
+                                     requests.values()))
+        open(f"{out}/serve.together.json", "w", encoding="utf-8").write("".join(together))
+    finally:
+        server.terminate()
+        server.wait()
+print("served")
+PY
 fi
 echo "decoding-outputs: $(find "$OUT" -type f | wc -l) files in $OUT"

@@ -1,6 +1,5 @@
 #include "decode/BatchShortlist.h"
 
-#include "tokenization/SpecialIds.h"
 
 #include <ATen/ATen.h>
 
@@ -40,15 +39,6 @@ at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const st
     }
   }
   return device.is_cpu() ? mask : mask.to(device);
-}
-
-void leaveOutUnproducible(at::Tensor& logits, const at::Tensor& rowMasks) {
-  if (rowMasks.defined()) {
-    logits.add_(rowMasks);
-    return;
-  }
-  for (int id = 0; id < SpecialIds::kCount; ++id)
-    if (!SpecialIds::producible(id)) logits.select(1, id).fill_(-std::numeric_limits<float>::infinity());
 }
 
 }  // namespace nmt

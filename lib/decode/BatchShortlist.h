@@ -32,11 +32,4 @@ std::vector<int> withPieces(const std::vector<int>& list, std::vector<int> piece
 at::Tensor ownPiecesMask(const std::vector<int>& ids, const std::vector<const std::vector<int>*>& lists,
                          const c10::Device& device);
 
-// What a search step may choose among, set in place before the softmax: each row's logits [rows, V]
-// of the pieces it may not produce become -inf, so that its log-probabilities are normalised over
-// the pieces it may produce. Without a shortlist (rowMasks undefined) those are the special ids no
-// translation produces (SpecialIds::producible); with one, rowMasks [rows, N] holds each row's
-// sentence's row of BatchShortlist::ownPieces, added to the sliced logits.
-void leaveOutUnproducible(at::Tensor& logits, const at::Tensor& rowMasks);
-
 }  // namespace nmt

@@ -5,7 +5,9 @@
 #include "decode/Constraints.h"
 #include "decode/RowOperations.h"
 #include "decode/RowTopK.h"
+#include "decode/StepColumns.h"
 #include "decode/StepRules.h"
+#include "decode/rules/ProducibleRule.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"
 
@@ -46,7 +48,7 @@ struct StepContext {
   int64_t K;      // beam size
   int64_t t;      // the step, from 0
   double alpha;   // length penalty
-  const std::vector<int>* pieces;  // with a shortlist: column n is piece (*pieces)[n]; null: column n is piece n
+  StepColumns columns;  // the pieces the columns stand for
 };
 
 // One sentence's view of a step: its C candidates, best first (`indices` over its K beam slots:
@@ -85,7 +87,7 @@ std::vector<int64_t> extendSearch(SentenceSearch& search, const SentenceStep& st
     const double score = step.scores[c];
     if (!std::isfinite(score)) break;
     const int64_t beam = step.indices[c] / V;
-    const int64_t token = context.pieces ? (*context.pieces)[step.indices[c] % V] : step.indices[c] % V;
+    const int64_t token = context.columns.piece(step.indices[c] % V);
     const std::vector<int>& parent = search.histories[beam];
     const float* row = step.attention ? step.attention + beam * step.attentionWidth : nullptr;
     if (token == SpecialIds::kEos) {
@@ -237,7 +239,7 @@ BankedStep bankedCandidates(const SentenceSearch& search, const std::vector<std:
     seen.push_back(index);
     const int64_t beam = index / context.V;
     const int64_t column = index % context.V;
-    const int token = static_cast<int>(context.pieces ? (*context.pieces)[column] : column);
+    const int token = context.columns.piece(column);
     auto history = search.histories[static_cast<std::size_t>(beam)];
     if (token != SpecialIds::kEos) history.push_back(token);
     banked.push_back({constraintProgress(history, constraints).metPieces, score});
@@ -274,7 +276,7 @@ std::vector<std::vector<std::pair<int64_t, double>>> furtheringCandidates(const 
       const auto& constraints = (*guides)[static_cast<std::size_t>(rows.active[a])].constraints;
       for (std::size_t b = 0; b < search.histories.size(); ++b)
         for (int piece : constraintProgress(search.histories[b], constraints).nextPieces) {
-          const int64_t column = rules.column(piece);
+          const int64_t column = rules.columns().column(piece);
           if (column < 0) continue;
           atRows.push_back(static_cast<int64_t>(firstRow + b));
           atColumns.push_back(column);
@@ -412,7 +414,7 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
                                         : std::vector<std::vector<std::pair<int64_t, double>>>();
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()
                                                : torch::Tensor();
-    const StepContext context{logProbs.size(1), K, t, options.lengthPenalty, slice ? &slice->ids : nullptr};
+    const StepContext context{logProbs.size(1), K, t, options.lengthPenalty, StepColumns(slice)};
     const int64_t C = candidateScores.size(1);
     const auto A = static_cast<int64_t>(rows.active.size());
     std::vector<int64_t> firstRows(A);  // each active sentence's first row in this step

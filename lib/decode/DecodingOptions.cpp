@@ -4,12 +4,21 @@
 
 #include <fmt/core.h>
 
+#include <tuple>
+
 namespace nmt {
 namespace {
 
 void checkNumber(const char* option, double value, double most) {
   if (!(value >= 0.0 && value <= most))  // NaN fails both
     throw OptionError(fmt::format("`{}` must be a number from 0 to {}, not {}", option, most, value));
+}
+
+// The fields a request chooses (withRequestSearch, sameSearch), as a tuple of references.
+template <typename Options>
+auto requestChosen(Options& o) {
+  return std::tie(o.beamSize, o.nbest, o.keepAttention, o.sampling.topk, o.sampling.topp, o.sampling.temperature,
+                  o.sampling.seed, o.noRepeatNgram);
 }
 
 }  // namespace
@@ -60,11 +69,11 @@ void checkGlossaryUse(bool glossary, const DecodingOptions& options) {
   if (glossary && options.beamSize < 2) throw OptionError("`glossary` needs beam search: set `beam` 2 or more (5 is usual)");
 }
 
-bool sameSearch(const DecodingOptions& a, const DecodingOptions& b) {
-  return a.beamSize == b.beamSize && a.nbest == b.nbest && a.keepAttention == b.keepAttention &&
-         a.sampling.topk == b.sampling.topk && a.sampling.topp == b.sampling.topp &&
-         a.sampling.temperature == b.sampling.temperature && a.sampling.seed == b.sampling.seed &&
-         a.noRepeatNgram == b.noRepeatNgram;
+DecodingOptions withRequestSearch(DecodingOptions server, const DecodingOptions& request) {
+  requestChosen(server) = requestChosen(request);
+  return server;
 }
+
+bool sameSearch(const DecodingOptions& a, const DecodingOptions& b) { return requestChosen(a) == requestChosen(b); }
 
 }  // namespace nmt

@@ -63,8 +63,10 @@ void checkDecodingOptions(const DecodingOptions& options);
 // OptionError when a glossary is asked for without beam search (constraints need beams to allot).
 void checkGlossaryUse(bool glossary, const DecodingOptions& options);
 
-// Whether two requests ask for the same search (beam, n-best, attention, sampling, repeats), so that their sentences
-// may share a batch: what a request chooses; the length limits and penalty are the translator's.
+// What a server's request chooses of its search: beam, n-best, attention, sampling, repeats (the length
+// limits and penalty are the server's). `server` with the request's choices; and whether two requests
+// chose alike, so that their sentences may share a batch. (One list of those fields behind both.)
+DecodingOptions withRequestSearch(DecodingOptions server, const DecodingOptions& request);
 bool sameSearch(const DecodingOptions& a, const DecodingOptions& b);
 
 // What a translation reports of its alignment (--alignment, --alignment-threshold, --replace-unknowns).

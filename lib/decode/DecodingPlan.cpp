@@ -6,13 +6,13 @@ namespace nmt {
 
 DecodingPlan planDecoding(const DecodingOptions& options, const Decoder& decoder, CallFacts call) {
   checkDecodingOptions(options);
-  DecodingPlan plan{options, SearchStrategy::kGreedyRunningBatch};
-  const bool guided = call.prefixes || options.sampling.on() || options.noRepeatNgram > 0;
-  if (options.beamSize > 1)
-    plan.strategy = SearchStrategy::kBeamBatches;
-  else if (guided || (call.sentencesAhead && decoder.stateGrows()))
-    plan.strategy = SearchStrategy::kGreedyBatches;
-  return plan;
+  const auto strategy = [&](bool prefixes) {
+    const bool guided = prefixes || options.sampling.on() || options.noRepeatNgram > 0;
+    if (options.beamSize > 1) return SearchStrategy::kBeamBatches;
+    if (guided || (call.sentencesAhead && decoder.stateGrows())) return SearchStrategy::kGreedyBatches;
+    return SearchStrategy::kGreedyRunningBatch;
+  };
+  return {options, strategy(false), strategy(true)};
 }
 
 }  // namespace nmt

@@ -13,22 +13,24 @@ enum class SearchStrategy {
   kBeamBatches,         // beam search over sorted batches (beamSearch)
 };
 
-// What a call brings, beside its options, that decides how it is searched.
+// What the caller brings, beside its options, that decides how its sentences are searched.
 struct CallFacts {
   // All its sentences are at hand and may be sorted by length (a file, a call), rather than arriving
   // one by one (a server's requests).
   bool sentencesAhead = true;
-  bool prefixes = false;  // some sentence's translation has a given beginning
 };
 
-// A call's decoding, decided once by planDecoding and handed on to the searches: nothing after it
-// checks the options or chooses the search again. A new search is a value of SearchStrategy, its rule
-// in planDecoding, and its case where the plan is carried out (Translator, search(), the server).
+// A caller's decoding (a Translator's, a server request's), decided once by planDecoding and handed on
+// to the searches: nothing after it checks the options or chooses the search again. A new search is a
+// value of SearchStrategy, its rule in planDecoding, and its case where the plan is carried out
+// (Translator, search(), the server).
 struct DecodingPlan {
   DecodingOptions options;  // checked
-  SearchStrategy strategy = SearchStrategy::kGreedyBatches;
+  SearchStrategy strategy = SearchStrategy::kGreedyBatches;          // for sentences without prefixes
+  SearchStrategy prefixedStrategy = SearchStrategy::kGreedyBatches;  // for a call where a sentence has one
 
-  bool runningBatch() const { return strategy == SearchStrategy::kGreedyRunningBatch; }
+  SearchStrategy strategyFor(bool prefixes) const { return prefixes ? prefixedStrategy : strategy; }
+  bool runningBatch(bool prefixes) const { return strategyFor(prefixes) == SearchStrategy::kGreedyRunningBatch; }
 };
 
 // OptionError as checkDecodingOptions says. Otherwise: beam search for a beam; greedy search in sorted

@@ -1,6 +1,8 @@
 #include "decode/ForcedDecoding.h"
 
 #include "data/Batch.h"
+#include "decode/StepColumns.h"
+#include "decode/rules/ProducibleRule.h"
 #include "tokenization/SpecialIds.h"
 
 #include <limits>
@@ -26,11 +28,12 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
   DecoderState state = model->initialDecoderState(encoded);
   const auto input = batch.decoderInput();
   auto gold = batch.gold();  // [1, T]: target + </s>
-  if (shortlist) {           // its columns in the slice (forcedShortlist's holds every one)
-    std::vector<int64_t> columns;
-    for (int id : target) columns.push_back(shortlist->slice.column(id));
-    columns.push_back(shortlist->slice.column(SpecialIds::kEos));
-    gold = at::tensor(columns, at::kLong).unsqueeze(0).to(gold.device());
+  const StepColumns columns(shortlist ? &shortlist->slice : nullptr);
+  if (shortlist) {  // its columns in the slice (forcedShortlist's holds every one)
+    std::vector<int64_t> goldColumns;
+    for (int id : target) goldColumns.push_back(columns.column(id));
+    goldColumns.push_back(columns.column(SpecialIds::kEos));
+    gold = at::tensor(goldColumns, at::kLong).unsqueeze(0).to(gold.device());
   }
   std::vector<at::Tensor> goldLogProbs, attention;
   at::Tensor last;  // the last step's log-probabilities [1, columns]
@@ -44,13 +47,7 @@ ForcedResult forcedDecode(Seq2Seq& model, const std::vector<int>& source, const 
     state = std::move(step.state);
   }
   ForcedResult result;
-  last = last[0].to(torch::kCPU, torch::kFloat32);
-  if (shortlist) {  // the slice's columns back to target ids
-    result.next = at::full({model->config().targetVocab}, -std::numeric_limits<float>::infinity(), at::kFloat);
-    result.next.index_copy_(0, shortlist->slice.deviceIds.cpu(), last);
-  } else {
-    result.next = last;
-  }
+  result.next = columns.overVocabulary(last[0], model->config().targetVocab, -std::numeric_limits<float>::infinity());
   result.score = at::cat(goldLogProbs).to(torch::kCPU, torch::kFloat64).sum().item<double>();
   result.attention = at::stack(attention).to(torch::kCPU, torch::kFloat32);
   return result;

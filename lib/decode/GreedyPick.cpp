@@ -2,7 +2,9 @@
 
 #include "decode/BatchShortlist.h"
 #include "decode/RowOperations.h"
-#include "kernels/VectorClones.h"
+#include "decode/StepColumns.h"
+#include "decode/rules/ProducibleRule.h"
+#include "kernels/SoftmaxRows.h"
 
 #include <ATen/ATen.h>
 
@@ -14,107 +16,10 @@
 namespace nmt {
 namespace {
 
-// A row's largest entry and its first place (eight lanes, each keeping its own first largest), then (with
-// sum) the sum of e^(x - largest) over the row. NaN anywhere: *place is -1.
-NMT_VECTOR_CLONES void largestAndSum(const float* row, int64_t n, float* largest, int64_t* place, float* sum) {
-  const float minusInfinity = -std::numeric_limits<float>::infinity();
-  Floats8 best = Floats8{} + minusInfinity;
-  Ints8 bestPlace = {}, lane = {0, 1, 2, 3, 4, 5, 6, 7};
-  Ints8 nan = {};
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8, lane += 8) {
-    Floats8 v;
-    load8(v, row + j);
-    const Ints8 beats = v > best;  // strictly: a lane keeps its first largest
-    best = beats ? v : best;
-    bestPlace = beats ? lane : bestPlace;
-    nan |= v != v;
-  }
-  float m = minusInfinity;
-  int64_t at = 0;
-  bool anyNan = false;
-  for (int k = 0; k < 8; ++k) {
-    anyNan |= nan[k] != 0;
-    if (best[k] > m || (best[k] == m && bestPlace[k] < at)) {
-      m = best[k];
-      at = bestPlace[k];
-    }
-  }
-  for (; j < n; ++j) {  // after every lane's places: only a larger one replaces
-    anyNan |= std::isnan(row[j]);
-    if (row[j] > m) {
-      m = row[j];
-      at = j;
-    }
-  }
-  if (anyNan || m == minusInfinity) {
-    *place = -1;
-    return;
-  }
-  *largest = m;
-  *place = at;
-  if (!sum) return;
-  Floats8 lanes = {};
-  j = 0;
-  for (; j + 8 <= n; j += 8) {
-    Floats8 v;
-    load8(v, row + j);
-    v -= m;
-    expOfNonPositive(v);
-    lanes += v;
-  }
-  float total = laneSum(lanes);
-  if (j < n) {  // the tail through one padded vector
-    Floats8 v = Floats8{} + minusInfinity;
-    std::memcpy(&v, row + j, static_cast<std::size_t>(n - j) * sizeof(float));
-    v -= m;
-    expOfNonPositive(v);
-    for (int64_t k = 0; k < n - j; ++k) total += v[k];
-  }
-  *sum = total;
-}
-
-// The sum of e^(x - largest) over the entries that can be produced (above -inf), the k-th of them
-// always in lane k % 8: it depends on those entries and their order alone, so a sentence's row in a
-// batch's shortlist slice (the union of its sentences' lists, in id order, the others' columns at -inf)
-// sums exactly as the row of the sentence alone does.
-NMT_VECTOR_CLONES float producibleSum(const float* row, int64_t n, float largest) {
-  const float minusInfinity = -std::numeric_limits<float>::infinity();
-  Floats8 lanes = {}, pending = Floats8{} + minusInfinity;
-  int filled = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    if (row[j] == minusInfinity) continue;
-    pending[filled++] = row[j] - largest;
-    if (filled == 8) {
-      expOfNonPositive(pending);
-      lanes += pending;
-      pending = Floats8{} + minusInfinity;
-      filled = 0;
-    }
-  }
-  if (filled > 0) {
-    expOfNonPositive(pending);  // the unfilled lanes: e^-inf, exactly 0
-    lanes += pending;
-  }
-  return laneSum(lanes);
-}
-
 GreedyPick throughLogSoftmax(const at::Tensor& logits, bool withLogProbs) {
   const auto logProbs = at::log_softmax(logits, -1);
   auto [best, places] = bestOfEachRow(logProbs);
   return {withLogProbs ? best : at::Tensor(), places};
-}
-
-// row + mask, eight at a time, into out (a row's worth, so it stays in the nearest cache)
-NMT_VECTOR_CLONES void addRows(const float* row, const float* mask, int64_t n, float* out) {
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    Floats8 v, w;
-    load8(v, row + j);
-    load8(w, mask + j);
-    store8(out + j, v + w);
-  }
-  for (; j < n; ++j) out[j] = row[j] + mask[j];
 }
 
 }  // namespace
@@ -179,7 +84,7 @@ void logSoftmaxOverProducible(at::Tensor& logits) {
 GreedyPick greedyStep(at::Tensor& logits, const OutputSlice* slice, const at::Tensor& rowMasks, bool logProbs) {
   if (!slice) leaveOutUnproducible(logits, at::Tensor());  // a shortlist's masks: greedyPick adds them
   auto pick = greedyPick(logits, logProbs, slice ? rowMasks : at::Tensor());
-  if (slice) pick.ids = slice->deviceIds.index_select(0, pick.ids);
+  pick.ids = StepColumns(slice).pieces(pick.ids);
   return pick;
 }
 

@@ -3,7 +3,9 @@
 #include "decode/GreedyPick.h"
 #include "decode/RowOperations.h"
 #include "decode/Sampler.h"
+#include "decode/StepColumns.h"
 #include "decode/StepRules.h"
+#include "decode/rules/ProducibleRule.h"
 #include "tokenization/SpecialIds.h"
 #include "util/DeviceCopy.h"
 
@@ -46,7 +48,7 @@ GreedyPick guidedStep(at::Tensor& logits, const OutputSlice* slice, const at::Te
   GreedyPick pick;
   pick.logProbs = toDeviceWithoutWait(logProbs.gather(1, columns.unsqueeze(1)).squeeze(1), device);
   columns = toDeviceWithoutWait(columns, device);
-  pick.ids = slice ? slice->deviceIds.index_select(0, columns) : columns;
+  pick.ids = StepColumns(slice).pieces(columns);
   return pick;
 }
 

@@ -84,13 +84,16 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
     : model_(model), options_(std::move(options)) {
   checkTranslatorOptions(options_, model_.device);
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
-  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
   plan_ = planDecoding(options_.decoding, model_.model->decoder(), CallFacts{});
+  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
 }
 
-DecodingPlan Translator::planFor(const std::vector<SentenceGuide>& guides) const {
-  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
-  return prefixes ? planDecoding(options_.decoding, model_.model->decoder(), CallFacts{true, true}) : plan_;
+Translator::Translator(TranslationModel& model, TranslatorOptions options, DecodingPlan plan)
+    : model_(model), options_(std::move(options)), plan_(std::move(plan)) {
+  if (options_.alignment.on()) plan_.options.keepAttention = true;
+  options_.decoding = plan_.options;
+  checkTranslatorOptions(options_, model_.device);
+  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
@@ -231,7 +234,7 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   std::vector<std::vector<int>> sources(sentences.size());
   LongCall call(options_.interrupted, options_.progress);
   auto todo = readSources(sentences, out, sources, call);
-  const DecodingPlan plan = planFor(guides);
+  const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
 
   // longest first, so each batch holds sentences of similar length
   std::stable_sort(todo.begin(), todo.end(),
@@ -249,12 +252,12 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
       oneThread.emplace();
       splitInTwo.emplace();
     }
-    decode(plan, todo, sources, guides, out, call);
+    decode(prefixes, todo, sources, guides, out, call);
   } else {
     // A running batch takes a thread's runs one after another (dealt in turn: run k to thread k mod
     // atOnce), so that it stays full. Batches decoded start to end are the runs themselves, as one at a
     // time decodes them; each goes to the next free thread, longest first, so that the threads end together.
-    const bool running = plan.runningBatch();
+    const bool running = plan_.runningBatch(prefixes);
     std::vector<std::vector<std::size_t>> dealt(running ? atOnce : 0);
     for (std::size_t k = 0; running && k < runs.size(); ++k)
       dealt[k % atOnce].insert(dealt[k % atOnce].end(), runs[k].begin(), runs[k].end());
@@ -265,8 +268,8 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
         c10::InferenceMode threadInference;
         const AutocastScope threadAutocast(model_.device, model_.precision);
         // each writes only its own sentences' Translations
-        if (running) return decode(plan, dealt[thread], sources, guides, out, call);
-        for (std::size_t k; (k = nextRun.fetch_add(1)) < runs.size();) decode(plan, runs[k], sources, guides, out, call);
+        if (running) return decode(prefixes, dealt[thread], sources, guides, out, call);
+        for (std::size_t k; (k = nextRun.fetch_add(1)) < runs.size();) decode(prefixes, runs[k], sources, guides, out, call);
       });
     });
   }
@@ -284,15 +287,15 @@ std::vector<Translation> Translator::translateGuided(const std::vector<std::stri
   return out;
 }
 
-void Translator::decode(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+void Translator::decode(bool prefixes, const std::vector<std::size_t>& todo,
                         const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
                         std::vector<Translation>& out, LongCall& call) {
-  switch (plan.strategy) {
+  switch (plan_.strategyFor(prefixes)) {
     case SearchStrategy::kGreedyRunningBatch:
       return translateGreedyContinuously(todo, out, call);
     case SearchStrategy::kGreedyBatches:
     case SearchStrategy::kBeamBatches:
-      return translateInBatches(plan, todo, sources, guides, out, call);
+      return translateInBatches(todo, sources, guides, out, call);
   }
 }
 
@@ -316,7 +319,7 @@ void Translator::translateGreedyContinuously(const std::vector<std::size_t>& tod
   }
 }
 
-void Translator::translateInBatches(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+void Translator::translateInBatches(const std::vector<std::size_t>& todo,
                                     const std::vector<std::vector<int>>& sources,
                                     const std::vector<SentenceGuide>& guides, std::vector<Translation>& out,
                                     LongCall& call) {
@@ -338,7 +341,7 @@ void Translator::translateInBatches(const DecodingPlan& plan, const std::vector<
     std::vector<SentenceGuide> rowGuides;  // in the batch's row order
     for (std::size_t example : batch.examples)
       if (!guides.empty()) rowGuides.push_back(guides[example]);
-    auto found = search(model_.model, batch, plan, shortlist() ? &lists : nullptr,
+    auto found = search(model_.model, batch, plan_, shortlist() ? &lists : nullptr,
                         guides.empty() ? nullptr : &rowGuides);
     const auto codec = model_.codec();
     for (std::size_t r = 0; r < found.size(); ++r)

@@ -90,6 +90,9 @@ class Translator {
  public:
   // OptionError as checkTranslatorOptions and planDecoding say.
   Translator(TranslationModel& model, TranslatorOptions options);
+  // The same with the caller's plan (a server request's): its options replace options.decoding, and
+  // are not checked or planned again. OptionError as checkTranslatorOptions says.
+  Translator(TranslationModel& model, TranslatorOptions options, DecodingPlan plan);
 
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
   // The same, each translation beginning with its given prefix (line-aligned; an empty one: none),
@@ -118,7 +121,7 @@ class Translator {
 
   TranslationModel& model() const { return model_; }
   const TranslatorOptions& options() const { return options_; }
-  const DecodingPlan& plan() const { return plan_; }  // for calls without prefixes
+  const DecodingPlan& plan() const { return plan_; }
   // The most batches any translate() so far decoded at once (1 before the first).
   std::size_t mostBatchesAtOnce() const { return mostBatchesAtOnce_; }
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
@@ -137,24 +140,22 @@ class Translator {
   // Asks `call` between sentences: reading 80,000 of them takes longer than a Ctrl-C may wait.
   std::vector<std::size_t> readSources(const std::vector<std::string>& sentences, std::vector<Translation>& out,
                                        std::vector<std::vector<int>>& sources, LongCall& call) const;
-  // The plan of a call with these guides (none, or one a sentence): plan_, or with prefixes its own.
-  DecodingPlan planFor(const std::vector<SentenceGuide>& guides) const;
   // Greedy search through one RunningBatch of batchSize rows that ended sentences leave and the
   // next ones (in `todo` order) join.
   void translateGreedyContinuously(const std::vector<std::size_t>& todo, std::vector<Translation>& out,
                                    LongCall& call);
   // Batches of batchSize sentences in `todo` order, each decoded start to end (search()).
-  void translateInBatches(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+  void translateInBatches(const std::vector<std::size_t>& todo,
                           const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
                           std::vector<Translation>& out, LongCall& call);
-  // One of the two above, as the plan says (guides: none, or one a sentence).
-  void decode(const DecodingPlan& plan, const std::vector<std::size_t>& todo,
+  // One of the two above, as the plan says for a call with or without prefixes (guides: none, or one a sentence).
+  void decode(bool prefixes, const std::vector<std::size_t>& todo,
               const std::vector<std::vector<int>>& sources, const std::vector<SentenceGuide>& guides,
               std::vector<Translation>& out, LongCall& call);
 
   TranslationModel& model_;
   TranslatorOptions options_;
-  DecodingPlan plan_;  // made once, by the constructor
+  DecodingPlan plan_;  // made once, by the constructor or its caller
   std::size_t mostBatchesAtOnce_ = 1;
 };
 

@@ -38,7 +38,12 @@ AttentionDecoderImpl::AttentionDecoderImpl(const ModelConfig& config, int64_t en
     gru_ = register_module("rnn", torch::nn::GRU(torch::nn::GRUOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
   else
     lstm_ = register_module("rnn", torch::nn::LSTM(torch::nn::LSTMOptions(E + D, H).num_layers(layers).batch_first(true).dropout(between)));
-  output_ = Dense(*this, "output", torch::nn::LinearOptions(H + D + E, config.tieTargetEmbeddings ? E : config.targetVocab));
+  if (config.tieTargetEmbeddings) {
+    toEmbedding_ = Dense(*this, "output", torch::nn::LinearOptions(H + D + E, E));
+    output_ = OutputLayer(embedding_);
+  } else {
+    output_ = OutputLayer(*this, "output", H + D + E, config.targetVocab);
+  }
 }
 
 DecoderMemory AttentionDecoderImpl::prepare(const EncoderOutput& encoded) {
@@ -79,40 +84,24 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, Recurrent
   return {out.squeeze(1), context, embedded, weights, next};
 }
 
-namespace {
-
-// The output layer's result as logits: itself, or with tied embeddings scored against them. No
-// squashing before the tied matrix: logits must be able to grow faster than the embeddings'
-// norms do (with tanh here, training on Multi30k crawled).
-// int8: the embeddings' (or a slice's) int8 rows, where quantized; embeddings: their float32 rows.
-torch::Tensor tiedLogits(const torch::Tensor& output, const Int8Linear* int8, const torch::Tensor& embeddings) {
-  return int8 ? (*int8)(output) : inferenceLinear(output, embeddings, torch::Tensor());
+// With tied embeddings toEmbedding_ maps the features to the embeddings' width, and the logits are
+// their scores against the embeddings. No squashing between: logits must be able to grow faster than
+// the embeddings' norms do (with tanh here, training on Multi30k crawled).
+torch::Tensor AttentionDecoderImpl::outputOf(const torch::Tensor& features, const OutputSlice* slice) const {
+  return output_(toEmbedding_ ? toEmbedding_(features) : features, slice);
 }
-
-}  // namespace
 
 torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const torch::Tensor& context,
                                            const torch::Tensor& embedded) {
-  const bool tied = config_.tieTargetEmbeddings;
-  const auto features = dropout_(torch::cat({hidden, context, embedded}, -1));
-  if (!tied) return output_(features);
-  return tiedLogits(output_(features), int8Tied_.get(), embedding_->weight);
+  return outputOf(dropout_(torch::cat({hidden, context, embedded}, -1)), nullptr);
 }
 
-OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
-  const bool tied = config_.tieTargetEmbeddings;
-  return sliceRows(ids, tied ? embedding_->weight : output_.weight(), tied ? torch::Tensor() : output_.bias(),
-                   tied ? int8Tied_.get() : output_.int8());
-}
+OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const { return output_.slice(ids); }
 
 void AttentionDecoderImpl::quantize() {
-  // tied: the embeddings stay, steps read them
-  if (config_.tieTargetEmbeddings)
-    int8Tied_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
-  else
-    output_.quantize();
+  output_.quantize();
   if (!int8EveryLayer()) return;
-  if (config_.tieTargetEmbeddings) output_.quantize();
+  if (toEmbedding_) toEmbedding_.quantize();
   attention_->quantize();
   const auto w = rnnWeights();
   const int64_t E = config_.embeddingSize;
@@ -160,18 +149,8 @@ DecoderStep AttentionDecoderImpl::step(const torch::Tensor& previousTokens, cons
     hs.push_back(input);
   }
   const DecoderState after = stateOf({torch::stack(hs), cs.empty() ? torch::Tensor() : torch::stack(cs)});
-  // the output layer over [hidden; context; embedding]; untied and sliced: only the slice's rows
-  const bool tied = config_.tieTargetEmbeddings;
-  const auto features = torch::cat({input, context.narrow(1, G, D), embedded}, 1);
-  torch::Tensor logits;
-  if (!tied) {
-    logits = !slice        ? output_(features)
-             : slice->int8 ? (*slice->int8)(features)
-                           : inferenceLinear(features, slice->weight, slice->bias);
-  } else {
-    logits = tiedLogits(output_(features), slice ? slice->int8.get() : int8Tied_.get(),
-                        slice ? slice->weight : embedding_->weight);
-  }
+  // the output layer over [hidden; context; embedding]; sliced: only the slice's rows
+  const auto logits = outputOf(torch::cat({input, context.narrow(1, G, D), embedded}, 1), slice);
   return {logits, after, weights};
 }
 

@@ -4,6 +4,7 @@
 #include "model/Dense.h"
 #include "model/Decoder.h"
 #include "model/ModelConfig.h"
+#include "model/OutputLayer.h"
 
 #include <torch/torch.h>
 
@@ -49,6 +50,7 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
       const torch::Tensor& tokens, const RecurrentState& state, const torch::Tensor& values, const torch::Tensor& keys,
       const torch::Tensor& mask);
   torch::Tensor logits(const torch::Tensor& hidden, const torch::Tensor& context, const torch::Tensor& embedded);
+  torch::Tensor outputOf(const torch::Tensor& features, const OutputSlice* slice) const;  // [H; D; E] -> logits
   std::vector<torch::Tensor> rnnWeights() const;  // the cell's, 4 per layer (torch::nn::GRU/LSTM order)
 
   ModelConfig config_;
@@ -58,8 +60,9 @@ class AttentionDecoderImpl : public torch::nn::Module, public Decoder {
   BahdanauAttention attention_{nullptr};
   torch::nn::GRU gru_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
-  Dense output_;  // [H; D; E] -> V, or -> E when embeddings are tied
-  std::shared_ptr<const Int8Linear> int8Tied_;  // tied and quantized: the embeddings (E -> V) in int8 (they stay)
+  // [H; D; E] -> V: its own; or with tied embeddings [H; D; E] -> E (toEmbedding_), then the embeddings
+  Dense toEmbedding_;
+  OutputLayer output_;
   // when quantized, per cell layer: the input gates' product (the first layer's embedding columns)
   // and the hidden gates'; and the first layer's context columns, which prepare multiplies once a
   // batch (every source position: in fp32 a seventh of an RNN translation); the cell's fp32 weights

@@ -1,6 +1,5 @@
 #include "model/TransformerDecoder.h"
 
-#include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
 #include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
@@ -127,7 +126,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
   for (int64_t i = 0; i < config.decoderDepth(); ++i)
     layers_->push_back(TransformerDecoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-  if (!config.tieTargetEmbeddings) output_ = Dense(*this, "output", torch::nn::LinearOptions(d, config.targetVocab));
+  output_ = config.tieTargetEmbeddings ? OutputLayer(embedding_) : OutputLayer(*this, "output", d, config.targetVocab);
 }
 
 DecoderMemory TransformerDecoderImpl::prepare(const EncoderOutput& encoded) {
@@ -166,7 +165,6 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
                                                                                    const DecoderState& state,
                                                                                    const DecoderMemory& memory,
                                                                                    const OutputSlice* slice,
-                                                                                   const Int8Linear* int8,
                                                                                    const torch::Tensor& memoryRows) {
   const std::size_t L = layers_->size();
   const int64_t B = tokens.size(0), T = tokens.size(1), cached = state[selfKeys(0)].size(2);
@@ -204,15 +202,7 @@ std::tuple<torch::Tensor, DecoderState, torch::Tensor> TransformerDecoderImpl::r
       crossAttention_.push_back(out.crossWeights.detach());
     }
   }
-  torch::Tensor logits;
-  if (int8) {
-    logits = (*int8)(x, inputNorm(finalNorm_));  // the rows normalized as they are quantized
-  } else {
-    const auto hidden = drop(dropout_, finalNorm_(x));
-    logits = slice     ? inferenceLinear(hidden, slice->weight, slice->bias)
-             : output_ ? output_(hidden)
-                       : inferenceLinear(hidden, embedding_->weight, torch::Tensor());
-  }
+  const auto logits = output_(x, finalNorm_, dropout_, slice);
   next.push_back({ownPositions, 0, 1});
   next.push_back({state[nextPositions(L)] + T, 0});
   return {logits, DecoderState(std::move(next), fixedLength), lastCross.defined() ? lastCross.mean(1) : torch::Tensor()};
@@ -233,8 +223,7 @@ DecoderState TransformerDecoderImpl::withoutFirstPositions(const DecoderState& s
 }
 
 OutputSlice TransformerDecoderImpl::sliceOutput(const std::vector<int>& ids) const {
-  return sliceRows(ids, output_ ? output_.weight() : embedding_->weight, output_ ? output_.bias() : torch::Tensor(),
-                   int8Output());
+  return output_.slice(ids);
 }
 
 void TransformerDecoderImpl::quantize() {
@@ -242,18 +231,14 @@ void TransformerDecoderImpl::quantize() {
     for (const auto& layer : *layers_) layer->as<TransformerDecoderLayer>()->quantize();
     bfloat16Caches_ = true;
   }
-  // tied: the embeddings stay, steps read them
-  if (output_)
-    output_.quantize();
-  else
-    int8Tied_ = std::make_shared<Int8Linear>(embedding_->weight, torch::Tensor());
+  output_.quantize();
 }
 
 DecoderStep TransformerDecoderImpl::step(const torch::Tensor& previousTokens, const DecoderState& state,
                                          const DecoderMemory& memory, const OutputSlice* slice,
                                          const torch::Tensor& memoryRows) {
   auto [logits, next, attention] =
-      run(previousTokens.unsqueeze(1), state, memory, slice, slice ? slice->int8.get() : int8Output(), memoryRows);
+      run(previousTokens.unsqueeze(1), state, memory, slice, memoryRows);
   return {logits.squeeze(1), next, attention.squeeze(1)};
 }
 
@@ -261,7 +246,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
                                               double teacherForcingRatio) {
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logits, state, attention] =
-      run(targetInput, initialState(encoded), prepare(encoded), nullptr, int8Output(), torch::Tensor());
+      run(targetInput, initialState(encoded), prepare(encoded), nullptr, torch::Tensor());
   return {torch::log_softmax(logits, -1), attention, targetInput};
 }
 

@@ -5,6 +5,7 @@
 #include "model/FeedForwardSublayer.h"
 #include "model/ModelConfig.h"
 #include "model/MultiHeadAttention.h"
+#include "model/OutputLayer.h"
 #include "model/PositionalEncoding.h"
 
 #include <torch/torch.h>
@@ -100,11 +101,10 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
  private:
   // positions [B, T] after the cached ones -> (logits [B, T, V], state, last layer's
   // cross-attention mean over heads [B, T, S])
-  // slice: only its pieces; int8: the output layer in int8 (steps only: training stays fp32);
-  // memoryRows: as step's
+  // slice: only its pieces; memoryRows: as step's
   std::tuple<torch::Tensor, DecoderState, torch::Tensor> run(const torch::Tensor& tokens, const DecoderState& state,
                                                              const DecoderMemory& memory, const OutputSlice* slice,
-                                                             const Int8Linear* int8, const torch::Tensor& memoryRows);
+                                                             const torch::Tensor& memoryRows);
 
   DecoderState emptyState(int64_t rows, const torch::TensorOptions& options) const;
   // Projected memory keys or values [B, H, S, dk] as the steps keep them: contiguous, bfloat16 with int8 layers.
@@ -116,9 +116,7 @@ class TransformerDecoderImpl : public torch::nn::Module, public Decoder {
   torch::nn::Dropout dropout_{nullptr};
   torch::nn::ModuleList layers_{nullptr};
   torch::nn::LayerNorm finalNorm_{nullptr};
-  Dense output_;  // d -> V; absent when the output is tied to the embeddings
-  std::shared_ptr<const Int8Linear> int8Tied_;  // tied and quantized: the embeddings (d -> V) in int8 (they stay)
-  const Int8Linear* int8Output() const { return output_ ? output_.int8() : int8Tied_.get(); }  // null: float32
+  OutputLayer output_;  // d -> V: its own, or tied to the embeddings
   // With int8 layers, translation's keys and values (the memory's and the self-attention caches) are
   // kept in bfloat16: every step reads them all, and at a batch of 64 rows that reading from the
   // L3 cache was most of attention's time; half the bytes, rounded as the int8 products already are.

@@ -27,7 +27,7 @@ struct BatchingTranslator::Job {
 };
 
 bool BatchingTranslator::inRunningBatch(const Job& job) const {
-  return job.guidance.alternatives == 0 && job.plan.runningBatch();
+  return job.guidance.alternatives == 0 && job.plan.runningBatch(job.guidance.anyPrefix());
 }
 
 bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
@@ -38,7 +38,7 @@ bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
   checkBatchSize(options_.maxBatchSentences);
-  planDecoding(options_.decoding, model_.model->decoder(), CallFacts{false, false});  // (checks the server's options)
+  planDecoding(options_.decoding, model_.model->decoder(), CallFacts{false});  // (checks the server's options)
   for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
     auto d = std::make_unique<DecoderThread>();
     d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
@@ -81,14 +81,10 @@ std::future<std::vector<ServedTranslation>> BatchingTranslator::submit(std::vect
 void BatchingTranslator::submit(std::vector<std::string> sentences, const DecodingOptions& request,
                                 RequestGuidance guidance, Completion done) {
   auto job = std::make_shared<Job>();
-  DecodingOptions decoding = options_.decoding;
-  decoding.beamSize = request.beamSize;
-  decoding.nbest = request.nbest;
+  DecodingOptions decoding = withRequestSearch(options_.decoding, request);
   job->attention = request.keepAttention;
   decoding.keepAttention = request.keepAttention || guidance.alignment.on();
-  decoding.sampling = request.sampling;
-  decoding.noRepeatNgram = request.noRepeatNgram;
-  job->plan = planDecoding(decoding, model_.model->decoder(), CallFacts{false, guidance.anyPrefix()});
+  job->plan = planDecoding(decoding, model_.model->decoder(), CallFacts{false});
   checkAlignmentOptions(guidance.alignment);
   // a prefix that fills a translation is this request's fault: refused here, not in a batch with others
   checkGlossaryUse(!guidance.glossary.empty(), decoding);
@@ -272,12 +268,11 @@ void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
 void BatchingTranslator::decode(const std::vector<Pending>& batch) {
   const Job& first = *batch.front().job;
   try {
-    TranslatorOptions options;
-    options.decoding = first.plan.options;
+    TranslatorOptions options;  // the decoding options are the plan's
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     options.glossary = first.glossary;  // (a batch's sentences share it: sameBatch)
-    Translator translator(model_, options);
+    Translator translator(model_, options, first.plan);
     if (first.guidance.alternatives > 0) {  // one sentence (TranslateRequest's check)
       const auto& p = batch.front();
       const auto& prefixes = first.guidance.prefixes;

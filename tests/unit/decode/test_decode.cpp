@@ -9,7 +9,9 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/GreedySearch.h"
 #include "decode/RowOperations.h"
+#include "decode/StepColumns.h"
 #include "decode/TranslationModel.h"
+#include "decode/rules/ProducibleRule.h"
 #include "kernels/Int8Linear.h"
 #include "kernels/OneDnnBlas.h"
 #include "model/Seq2Seq.h"
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -224,6 +227,31 @@ TEST_CASE("beam search keeps each hypothesis' attention in the same pass: the ro
       }
     }
   }
+}
+
+TEST_CASE("StepColumns: a slice's columns are its ids, both ways; without one a column is its piece") {
+  OutputSlice slice;
+  slice.ids = {3, 7, 9};
+  slice.deviceIds = torch::tensor({3, 7, 9}, torch::kInt64);
+  const StepColumns sliced(&slice), whole;
+  CHECK(sliced.piece(1) == 7);
+  CHECK(whole.piece(1) == 1);
+  CHECK(sliced.column(9) == 2);
+  CHECK(sliced.column(4) == -1);
+  CHECK(whole.column(4) == 4);
+  const auto columns = torch::tensor({2, 0, 2}, torch::kInt64);
+  CHECK(torch::equal(sliced.pieces(columns), torch::tensor({9, 3, 9}, torch::kInt64)));
+  CHECK(torch::equal(whole.pieces(columns), columns));
+  const auto row = torch::tensor({-1.0f, -2.0f, -3.0f});
+  const float minusInfinity = -std::numeric_limits<float>::infinity();
+  const auto spread = sliced.overVocabulary(row, 11, minusInfinity);
+  REQUIRE(spread.size(0) == 11);
+  for (int64_t id = 0; id < 11; ++id) {
+    CAPTURE(id);
+    const int64_t c = sliced.column(static_cast<int>(id));
+    CHECK(spread[id].item<float>() == (c < 0 ? minusInfinity : row[c].item<float>()));
+  }
+  CHECK(torch::equal(whole.overVocabulary(row, 3, minusInfinity), row));
 }
 
 TEST_CASE("a sliced output layer gives the full layer's log-probabilities renormalized over the slice") {

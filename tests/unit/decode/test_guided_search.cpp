@@ -10,6 +10,8 @@
 #include "decode/Sampler.h"
 #include "decode/DecodingPlan.h"
 #include "decode/StepRules.h"
+#include "decode/rules/NoRepeatRule.h"
+#include "decode/rules/ProducibleRule.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -198,6 +201,48 @@ TEST_CASE("repeatingPieces: what would repeat one of the history's n-grams if it
   CHECK(repeatingPieces({4, 4}, 0).empty());
 }
 
+TEST_CASE("StepRules: a prefix settles its row before the other rules; constraints hold the end back; repeats are left out") {
+  std::vector<SentenceGuide> guides(2);
+  guides[0].prefix = {5, 5, 5};
+  guides[1].constraints = {{8}};
+  const std::vector<int> insidePrefix{5, 5}, free{6, 4, 6};
+  const float start = std::log(0.1f), minusInfinity = -std::numeric_limits<float>::infinity();
+  const auto fresh = [&] { return torch::full({2, 10}, start); };
+  const StepRules rules(&guides, 2, nullptr);
+  CHECK(rules.any());
+  CHECK_FALSE(rules.constrained(0));
+  CHECK(rules.constrained(1));
+  auto logProbs = fresh();
+  rules.apply(logProbs, {0, 1}, {&insidePrefix, &free});
+  for (int64_t c = 0; c < 10; ++c) {
+    CAPTURE(c);
+    // the prefix's next piece stands although it repeats the bigram (5, 5): the rules after it leave the row
+    CHECK(logProbs[0][c].item<float>() == (c == 5 ? start : minusInfinity));
+    const bool left = c == SpecialIds::kEos || c == 4;  // no end before 8; 4 would repeat (6, 4)
+    CHECK(logProbs[1][c].item<float>() == (left ? minusInfinity : start));
+  }
+  // a prefix's piece the model gives no chance still comes, at the lowest score
+  auto none = fresh();
+  none[0][5] = minusInfinity;
+  rules.apply(none, {0}, {&insidePrefix});
+  CHECK(none[0][5].item<float>() == std::numeric_limits<float>::lowest());
+  // past its prefix a row is free, but for its repeats
+  const std::vector<int> afterPrefix{5, 5, 5};
+  auto after = fresh();
+  rules.apply(after, {0}, {&afterPrefix});
+  for (int64_t c = 0; c < 10; ++c) CHECK(after[0][c].item<float>() == (c == 5 ? minusInfinity : start));
+  // over a slice the rules find their pieces' columns: pieces </s>, 4, 5, 9
+  OutputSlice slice;
+  slice.ids = {SpecialIds::kEos, 4, 5, 9};
+  slice.deviceIds = torch::tensor({int64_t{SpecialIds::kEos}, int64_t{4}, int64_t{5}, int64_t{9}});
+  const StepRules sliced(&guides, 2, &slice);
+  auto columns = torch::full({2, 4}, start);
+  sliced.apply(columns, {0, 1}, {&insidePrefix, &free});
+  CHECK(torch::equal(columns[0], torch::tensor({minusInfinity, minusInfinity, start, minusInfinity})));
+  CHECK(torch::equal(columns[1], torch::tensor({minusInfinity, minusInfinity, start, start})));
+  CHECK_FALSE(StepRules(nullptr, 0, nullptr).any());
+}
+
 TEST_CASE("with no-repeat-ngram N no translation repeats an N-gram, greedy and beam, where the plain search does") {
   auto model = copyModel(eachArchitecture());
   c10::InferenceMode inference;
@@ -333,7 +378,7 @@ TEST_CASE("sampling and no-repeat-ngram options are checked, each error naming i
 TEST_CASE("planDecoding: prefixes, sampling and no-repeat-ngram run greedy search in sorted batches") {
   auto rnn = copyModel("rnn");
   DecodingOptions options;
-  const auto strategy = [&](bool prefixes) { return planDecoding(options, rnn->decoder(), {false, prefixes}).strategy; };
+  const auto strategy = [&](bool prefixes) { return planDecoding(options, rnn->decoder(), {false}).strategyFor(prefixes); };
   CHECK(strategy(false) == SearchStrategy::kGreedyRunningBatch);
   CHECK(strategy(/*prefixes=*/true) == SearchStrategy::kGreedyBatches);
   options.noRepeatNgram = 2;

@@ -1,7 +1,7 @@
 #include "decode/RowTopK.h"
 #include "decode/GreedyPick.h"
 #include "decode/RowOperations.h"
-#include "decode/BatchShortlist.h"
+#include "decode/rules/ProducibleRule.h"
 #include "tokenization/SpecialIds.h"
 
 #include <doctest/doctest.h>

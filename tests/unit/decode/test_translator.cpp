@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 using namespace nmt;
@@ -174,7 +175,7 @@ TEST_CASE("planDecoding: beam for a beam; greedy in a running batch, but in sort
   const auto& transformerDecoder = transformer.model->decoder();
   const DecodingOptions greedy;
   const DecodingOptions beam = test::searchOptions(2, 1);
-  const CallFacts ahead{true, false}, oneByOne{false, false};
+  const CallFacts ahead{true}, oneByOne{false};
   CHECK(planDecoding(beam, rnnDecoder, ahead).strategy == SearchStrategy::kBeamBatches);
   CHECK(planDecoding(beam, transformerDecoder, oneByOne).strategy == SearchStrategy::kBeamBatches);
   CHECK(planDecoding(greedy, rnnDecoder, ahead).strategy == SearchStrategy::kGreedyRunningBatch);
@@ -189,6 +190,78 @@ TEST_CASE("planDecoding: beam for a beam; greedy in a running batch, but in sort
   CHECK(plan.options.lengthPenalty == 0.5);
   wide.nbest = 5;
   CHECK(test::errorOf([&] { planDecoding(wide, rnnDecoder, ahead); }) == "nbest 5 needs beam 5 or more");
+}
+
+TEST_CASE("a Translator given a plan decodes with the plan's options, as one that made the same plan") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  const auto sentences = test::sampleSentences(5, 3);
+  const auto plan = planDecoding(test::searchOptions(3, 2), model.model->decoder(), CallFacts{});
+  TranslatorOptions mine;
+  mine.decoding = test::searchOptions(3, 2);
+  TranslatorOptions given;
+  given.decoding.beamSize = 0;  // replaced by the plan's
+  given.alignment.words = true;
+  Translator planned(model, given, plan);
+  CHECK(planned.options().decoding.beamSize == 3);
+  CHECK(planned.options().decoding.keepAttention);  // for the alignment
+  CHECK(planned.plan().strategy == SearchStrategy::kBeamBatches);
+  const auto want = Translator(model, mine).translate(sentences);
+  const auto got = planned.translate(sentences);
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(got[i].hypotheses.size() == want[i].hypotheses.size());
+    for (std::size_t k = 0; k < got[i].hypotheses.size(); ++k) CHECK(got[i].hypotheses[k].ids == want[i].hypotheses[k].ids);
+    CHECK(got[i].attention.defined());
+  }
+  given.batchSize = 0;  // what is the Translator's own is still checked
+  CHECK(test::errorOf([&] { Translator(model, given, plan); }) == "batch-size must be between 1 and 1024, not 0");
+}
+
+TEST_CASE("a request's search: withRequestSearch takes what it chooses and keeps the server's; sameSearch tells each choice apart") {
+  DecodingOptions server;
+  server.lengthPenalty = 0.6;
+  server.limits.cap = 77;
+  server.scores = false;
+  server.stepsBetweenChecks = 3;
+  DecodingOptions request = test::searchOptions(4, 2, 2.0);  // its length penalty is not the request's to choose
+  request.keepAttention = true;
+  request.noRepeatNgram = 3;
+  request.limits.cap = 5;
+  const auto both = withRequestSearch(server, request);
+  CHECK(both.beamSize == 4);
+  CHECK(both.nbest == 2);
+  CHECK(both.keepAttention);
+  CHECK(both.noRepeatNgram == 3);
+  CHECK(both.lengthPenalty == 0.6);
+  CHECK(both.limits.cap == 77);
+  CHECK_FALSE(both.scores);
+  CHECK(both.stepsBetweenChecks == 3);
+  CHECK(sameSearch(both, request));
+  CHECK_FALSE(sameSearch(both, server));
+  DecodingOptions sampled;
+  sampled.sampling = {0, 0.9, 0.7, 11};
+  const auto drawn = withRequestSearch(server, sampled);
+  CHECK(drawn.sampling.topk == 0);
+  CHECK(drawn.sampling.topp == 0.9);
+  CHECK(drawn.sampling.temperature == 0.7);
+  CHECK(drawn.sampling.seed == 11);
+  // each field a request chooses, changed alone, is another search
+  const std::vector<std::function<void(DecodingOptions&)>> changes{
+      [](DecodingOptions& o) { o.beamSize = 2; },          [](DecodingOptions& o) { o.nbest = 2; },
+      [](DecodingOptions& o) { o.keepAttention = true; },  [](DecodingOptions& o) { o.sampling.topk = 0; },
+      [](DecodingOptions& o) { o.sampling.topp = 0.5; },   [](DecodingOptions& o) { o.sampling.temperature = 2; },
+      [](DecodingOptions& o) { o.sampling.seed = 1; },     [](DecodingOptions& o) { o.noRepeatNgram = 2; }};
+  for (std::size_t k = 0; k < changes.size(); ++k) {
+    CAPTURE(k);
+    DecodingOptions other = server;
+    changes[k](other);
+    CHECK_FALSE(sameSearch(server, other));
+    CHECK(sameSearch(withRequestSearch(DecodingOptions{}, other), other));
+  }
+  DecodingOptions longer = server;  // the server's own fields are no request's choice
+  longer.limits.cap = 3;
+  longer.lengthPenalty = 0;
+  CHECK(sameSearch(server, longer));
 }
 
 TEST_CASE("a prefix is kept byte for byte at the start of the text, and its pieces are counted, greedy and beam") {

@@ -1,10 +1,13 @@
 #include "DeviceTestSupport.h"
 #include "TestSupport.h"
 #include "data/Batch.h"
+#include "kernels/InferenceLinear.h"
+#include "kernels/Int8Linear.h"
 #include "model/ArchiveValues.h"
 #include "model/BahdanauAttention.h"
 #include "model/Layers.h"
 #include "model/MultiHeadAttention.h"
+#include "model/OutputLayer.h"
 #include "model/PositionalEncoding.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
@@ -304,6 +307,48 @@ TEST_CASE("a small model of each architecture learns to reverse sequences") {
     INFO(encoder, "/", decoder, " ", cell, " token accuracy ", accuracy);
     MESSAGE(encoder, "/", decoder, " ", cell, " reversal token accuracy ", accuracy);
     CHECK(accuracy >= 0.95);
+  }
+}
+
+TEST_CASE("OutputLayer: its own weights or the tied embeddings, over the vocabulary or a slice, float32 or int8") {
+  torch::NoGradGuard noGrad;
+  useInt8Engine();
+  torch::manual_seed(3);
+  torch::nn::Module owner;
+  OutputLayer own(owner, "output", 16, 40);
+  torch::nn::Embedding embeddings(torch::nn::EmbeddingOptions(40, 16));
+  OutputLayer tied(embeddings);
+  const auto params = owner.named_parameters();
+  const auto weight = params["output.weight"].clone(), bias = params["output.bias"].clone();
+  const auto x = torch::randn({5, 16});
+  const auto ownWhole = torch::linear(x, weight, bias), tiedWhole = torch::linear(x, embeddings->weight);
+  CHECK(torch::allclose(own(x), ownWhole, 1e-5, 1e-5));
+  CHECK(torch::allclose(tied(x), tiedWhole, 1e-5, 1e-5));
+  torch::nn::LayerNorm norm(torch::nn::LayerNormOptions({16}));
+  torch::nn::Dropout dropout(0.5);
+  dropout->eval();
+  CHECK(torch::allclose(own(x, norm, dropout, nullptr), torch::linear(norm(x), weight, bias), 1e-5, 1e-5));
+  const std::vector<int> ids{1, 7, 39};
+  const auto columns = torch::tensor({1, 7, 39}, torch::kInt64);
+  for (OutputLayer* layer : {&own, &tied}) {
+    const auto slice = layer->slice(ids);
+    CHECK(slice.ids == ids);
+    CHECK(torch::allclose((*layer)(x, &slice), (*layer)(x).index_select(1, columns), 1e-5, 1e-5));
+  }
+  // int8: the products Int8Linear makes of the same weights; tied, the embeddings stay as they were
+  const Int8Linear ownInt8(weight, bias), tiedInt8(embeddings->weight, torch::Tensor());
+  const auto embeddingsBefore = embeddings->weight.clone();
+  own.quantize();
+  tied.quantize();
+  CHECK(torch::equal(own(x), ownInt8(x)));
+  CHECK(torch::equal(tied(x), tiedInt8(x)));
+  CHECK(torch::equal(own(x, norm, dropout, nullptr), ownInt8(x, inputNorm(norm))));
+  CHECK(params["output.weight"].numel() == 0);  // released
+  CHECK(torch::equal(embeddings->weight, embeddingsBefore));
+  for (OutputLayer* layer : {&own, &tied}) {
+    const auto slice = layer->slice(ids);
+    REQUIRE(slice.int8 != nullptr);
+    CHECK(torch::allclose((*layer)(x, &slice), (*layer)(x).index_select(1, columns), 1e-5, 1e-5));
   }
 }
 
