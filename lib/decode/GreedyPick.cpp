@@ -1,6 +1,5 @@
 #include "decode/GreedyPick.h"
 
-#include "decode/BatchShortlist.h"
 #include "decode/RowOperations.h"
 #include "decode/StepColumns.h"
 #include "decode/rules/ProducibleRule.h"

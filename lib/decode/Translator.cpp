@@ -41,6 +41,12 @@ std::vector<int> givenPieces(const SentenceGuide& guide) {
   return pieces;
 }
 
+// TranslatorOptions::parallelBatches as asked; 0: one batch per OpenBLAS thread on a CPU, one elsewhere.
+std::size_t batchesAtOnce(std::size_t asked, const c10::Device& device) {
+  if (asked != 0) return asked;
+  return device.is_cpu() ? static_cast<std::size_t>(std::max(1, openBlasThreads())) : 1;
+}
+
 [[noreturn]] void refuseBatchSize(const std::string& given) {
   throw OptionError(fmt::format("`batch-size` must be between 1 and {}, not {}", kMaxBatchRows, given));
 }
@@ -85,7 +91,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   checkTranslatorOptions(options_, model_.device);
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
   plan_ = planDecoding(options_.decoding, model_.model->decoder(), CallFacts{});
-  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
+  options_.parallelBatches = batchesAtOnce(options_.parallelBatches, model_.device);
 }
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options, DecodingPlan plan)
@@ -93,7 +99,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options, Decod
   if (options_.alignment.on()) plan_.options.keepAttention = true;
   options_.decoding = plan_.options;
   checkTranslatorOptions(options_, model_.device);
-  if (options_.parallelBatches == 0) options_.parallelBatches = model_.device.is_cpu() ? std::max(1, openBlasThreads()) : 1;
+  options_.parallelBatches = batchesAtOnce(options_.parallelBatches, model_.device);
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
