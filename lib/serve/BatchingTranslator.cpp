@@ -26,6 +26,10 @@ struct BatchingTranslator::Job {
   BatchingTranslator::Completion done;  // called once, from the thread that answers the last sentence
 };
 
+DecodingPlan BatchingTranslator::planFor(const DecodingOptions& decoding) const {
+  return planDecoding(decoding, model_.model->decoder(), CallFacts{/*sentencesAhead=*/false});
+}
+
 bool BatchingTranslator::inRunningBatch(const Job& job) const {
   return job.guidance.alternatives == 0 && job.plan.runningBatch(job.guidance.anyPrefix());
 }
@@ -38,7 +42,7 @@ bool BatchingTranslator::sameBatch(const Pending& a, const Pending& b) const {
 BatchingTranslator::BatchingTranslator(TranslationModel model, BatchingTranslatorOptions options)
     : model_(std::move(model)), options_(options) {
   checkBatchSize(options_.maxBatchSentences);
-  planDecoding(options_.decoding, model_.model->decoder(), CallFacts{false});  // (checks the server's options)
+  planFor(options_.decoding);  // (checks the server's options)
   for (std::size_t k = 0; k < std::max<std::size_t>(options_.decoders, 1); ++k) {
     auto d = std::make_unique<DecoderThread>();
     d->running = std::make_unique<RunningBatch>(model_, options_.decoding.limits, options_.maxBatchSentences);
@@ -84,7 +88,7 @@ void BatchingTranslator::submit(std::vector<std::string> sentences, const Decodi
   DecodingOptions decoding = withRequestSearch(options_.decoding, request);
   job->attention = request.keepAttention;
   decoding.keepAttention = request.keepAttention || guidance.alignment.on();
-  job->plan = planDecoding(decoding, model_.model->decoder(), CallFacts{false});
+  job->plan = planFor(decoding);
   checkAlignmentOptions(guidance.alignment);
   // a prefix that fills a translation is this request's fault: refused here, not in a batch with others
   checkGlossaryUse(!guidance.glossary.empty(), decoding);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decode/DecodingOptions.h"
+#include "decode/DecodingPlan.h"
 #include "decode/RunningBatch.h"
 #include "decode/TranslationModel.h"
 #include "decode/Translator.h"
@@ -109,6 +110,8 @@ class BatchingTranslator {
   // not), and neither asking for alternatives.
   bool sameBatch(const Pending& a, const Pending& b) const;
   bool inRunningBatch(const Job& job) const;
+  // The server's one plan of a search: its sentences arrive one request at a time (CallFacts).
+  DecodingPlan planFor(const DecodingOptions& decoding) const;
   // Whether enough sentences asking for the oldest one's search wait to fill `room` rows, or the
   // server is stopping (caller holds the lock).
   bool batchReady(std::size_t room) const;
