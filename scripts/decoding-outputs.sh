@@ -12,7 +12,7 @@
 #   --threads LIST  thread counts to run each way at (default "1 2": one batch, then batches in parallel)
 #
 # Ways: greedy with scores; beam 5 with a 3-best list; each with the shortlist and int8 on and off;
-# prefixes (greedy and beam); a glossary (beam); sampling with a seed (top-k and top-p); no repeated
+# prefixes (greedy and beam); a glossary (beam); sampling with a seed (top-k and top-p; beam); no repeated
 # 3-grams; word alignments; alternatives; forced decoding of the greedy output (nmt-attention
 # --reference: its CSV files). Each file ends with the program's exit status. With nmt-serve in DIR, its JSON
 # answers too: one request of each kind (greedy, attention, beam n-best, prefixes, glossary, sampling,
@@ -68,6 +68,7 @@ way beam4.prefixes --beam 4 --prefixes "$OUT/inputs/prefixes.txt" --scores
 way beam5.glossary --beam 5 --glossary "$OUT/inputs/glossary.tsv"
 way sampling-topk10.seed7 --sampling-topk 10 --seed 7 --scores
 way sampling-topp0.9.seed3 --sampling-topk 0 --sampling-topp 0.9 --sampling-temperature 0.8 --seed 3 --scores
+way beam4.sampling-topk0.seed5 --beam 4 --nbest 2 --sampling-topk 0 --seed 5 --scores
 way greedy.no-repeat3 --no-repeat-ngram 3 --scores
 way beam3.no-repeat2 --beam 3 --no-repeat-ngram 2
 way greedy.alignment --alignment

@@ -5,6 +5,7 @@
 #include "decode/Constraints.h"
 #include "decode/RowOperations.h"
 #include "decode/RowTopK.h"
+#include "decode/Sampler.h"
 #include "decode/StepColumns.h"
 #include "decode/StepRules.h"
 #include "decode/rules/ProducibleRule.h"
@@ -217,6 +218,33 @@ std::pair<at::Tensor, at::Tensor> bestCandidates(const at::Tensor& logProbs, con
   return {topScores.cpu().contiguous(), topIndices.cpu().contiguous()};  // rows read through raw pointers
 }
 
+// Sampling with beam search: each active sentence's 2K candidates drawn from its beams (sampleCandidates),
+// in the order drawn, as bestCandidates lays them out (a sentence with fewer: -inf after them).
+std::pair<at::Tensor, at::Tensor> sampledCandidates(const at::Tensor& logProbs, const StepRows& rows, int64_t K,
+                                                    const Sampling& sampling, const StepColumns& columns,
+                                                    const std::vector<SentenceGuide>* guides, int64_t t) {
+  const auto cpu = logProbs.to(torch::kCPU, torch::kFloat64).contiguous();
+  const int64_t V = cpu.size(1), C = 2 * K;
+  const auto A = static_cast<int64_t>(rows.active.size());
+  auto scores = torch::full({A, C}, -std::numeric_limits<double>::infinity(), torch::kFloat64);
+  auto indices = torch::zeros({A, C}, torch::kInt64);
+  for (int64_t a = 0, row = 0; a < A; ++a) {
+    const auto sentence = static_cast<std::size_t>(rows.active[a]);
+    std::vector<double> beamScores;  // a sentence's rows are its beams in order
+    const int64_t first = row;
+    for (; row < static_cast<int64_t>(rows.slot.size()) && rows.slot[row] / K == a; ++row)
+      beamScores.push_back(rows.scores[row]);
+    const auto drawn = sampleCandidates(cpu.data_ptr<double>() + first * V, beamScores, V, columns, sampling,
+                                        guides ? (*guides)[sentence].stream : sentence, static_cast<uint64_t>(t),
+                                        static_cast<std::size_t>(C));
+    for (std::size_t c = 0; c < drawn.size(); ++c) {
+      scores[a][static_cast<int64_t>(c)] = drawn[c].score;
+      indices[a][static_cast<int64_t>(c)] = drawn[c].index;
+    }
+  }
+  return {scores, indices};
+}
+
 // A constrained sentence's candidates at a step, in the order dynamic beam allocation takes them
 // (allocateBanks): its best candidates and, from each beam, the pieces that further a constraint, each
 // in the bank of the constraint pieces it meets. scores/indices as bestCandidates gives them.
@@ -409,7 +437,10 @@ std::vector<std::vector<Hypothesis>> beamSearch(Seq2Seq& model, const Batch& bat
                                      : at::_log_softmax_out(step.logits, step.logits, 1, false))
                         : step.logProbs();
     if (rules.any()) logProbs = withRules(logProbs, rules, searches, rowSentence);
-    const auto [candidateScores, candidateIndices] = bestCandidates(logProbs, rows, K);
+    const auto [candidateScores, candidateIndices] =
+        options.sampling.on()
+            ? sampledCandidates(logProbs, rows, K, options.sampling, StepColumns(slice), guides, t)
+            : bestCandidates(logProbs, rows, K);
     const auto furthering = rules.any() ? furtheringCandidates(logProbs, rows, searches, rules, guides, K)
                                         : std::vector<std::vector<std::pair<int64_t, double>>>();
     const auto weights = options.keepAttention ? step.attention.to(torch::kCPU, torch::kFloat32).contiguous()

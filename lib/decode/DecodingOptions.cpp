@@ -43,9 +43,6 @@ void checkDecodingOptions(const DecodingOptions& options) {
     throw OptionError(fmt::format("`{}` changes nothing without sampling: set `sampling-topk` to 0 (the whole "
                                   "distribution) or above 1",
                                   sampling.topp != 1.0 ? "sampling-topp" : "sampling-temperature"));
-  if (sampling.on() && options.beamSize > 1)
-    throw OptionError(fmt::format("sampling draws one translation a sentence: `sampling-topk` {} needs `beam` 1, not {}",
-                                  sampling.topk, options.beamSize));
   if (options.stepsBetweenChecks < 0 || options.stepsBetweenChecks > kMaxNgram)
     throw OptionError(fmt::format("`steps-between-checks` must be between 0 (automatic) and {}, not {}", kMaxNgram,
                                   options.stepsBetweenChecks));

@@ -7,11 +7,13 @@
 
 namespace nmt {
 
-// Drawing each piece from the model's distribution instead of taking the most likely one (greedy
-// search only): how back-translation corpora are made. On where topk is not 1: each step draws among
-// the topk most likely pieces (0: all), cut further to the fewest whose probabilities sum to topp, from
-// the distribution at `temperature`. Seeded: each sentence draws from a stream of its own (its place
-// in the call), so the same seed, sentence and options give the same pieces in any batch, on any thread.
+// Drawing each piece from the model's distribution instead of taking the most likely one: how
+// back-translation corpora are made. On where topk is not 1: each step draws among the topk most
+// likely pieces (0: all), cut further to the fewest whose probabilities sum to topp, from the
+// distribution at `temperature`. With a beam, each step's candidates are drawn so from each beam's
+// pieces, without replacement, weighed by the beam's score too (sampleCandidates), as CTranslate2
+// samples beam candidates. Seeded: each sentence draws from a stream of its own (its place in the
+// call), so the same seed, sentence and options give the same pieces in any batch, on any thread.
 struct Sampling {
   int64_t topk = 1;           // 1: no sampling (greedy search); 0: the whole distribution
   double topp = 1.0;          // nucleus: 0 < topp <= 1

@@ -22,7 +22,7 @@ inline constexpr const char* kInt8 =
     "float32; auto: on where every layer runs in int8 (the CPU, fp32, oneDNN)";
 inline constexpr const char* kSamplingTopk =
     "sample each piece instead of taking the most likely: among the K most likely (0: all pieces; 1, the default: "
-    "no sampling). Needs `beam` 1";
+    "no sampling). With `beam` above 1, each step's candidates are drawn from each beam's pieces so";
 inline constexpr const char* kSamplingTopp =
     "sampling: among the fewest most likely pieces whose probabilities sum to P (0 < P <= 1; 1: no cut)";
 inline constexpr const char* kSamplingTemperature =

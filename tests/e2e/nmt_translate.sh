@@ -272,8 +272,16 @@ expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3
 [ "$OUT" != "$first" ] || fail "two seeds gave the same 40 samples"
 expect_fail 2 "${T[@]}" --input valid.src --sampling-topp 0.5
 expect_line "$ERR" "nmt-translate: --sampling-topp changes nothing without sampling: set --sampling-topk to 0 (the whole distribution) or above 1 (see nmt-translate --help)"
-expect_fail 2 "${T[@]}" --input valid.src --sampling-topk 5 --beam 2
-expect_line "$ERR" "nmt-translate: sampling draws one translation a sentence: --sampling-topk 5 needs --beam 1, not 2 (see nmt-translate --help)"
+# with a beam, each step's candidates are drawn: the same seed the same n-best in other batches, another seed others
+# (the texts: scores may differ in the last float bits between batches)
+texts() { awk -F' \\|\\|\\| ' '{ print $1 " ||| " $2 }' <<< "$OUT"; }
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 1 --beam 3 --nbest 3
+first=$(texts)
+[ "$(wc -l <<< "$OUT")" = 120 ] || fail "--beam 3 --nbest 3 with sampling wrote $(wc -l <<< "$OUT") lines, not 3 for each of 40"
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 1 --beam 3 --nbest 3 --batch-size 3
+expect_line "$(texts)" "$first"
+expect_ok "${T[@]}" --input valid.src --sampling-topk 0 --sampling-temperature 3 --seed 2 --beam 3 --nbest 3
+[ "$(texts)" != "$first" ] || fail "two seeds gave the same 40 sampled n-best lists"
 # no repeated piece at all: a repeated word would repeat its pieces
 expect_ok "${T[@]}" --input valid.src
 awk '{ delete seen; for (i = 1; i <= NF; i++) if (seen[$i]++) { found = 1 } } END { exit !found }' <<< "$OUT" \

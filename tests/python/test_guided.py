@@ -57,8 +57,12 @@ def test_sampling_is_seeded_and_checked(translator, sources):
     other = translator.translate(sources, sampling_topk=0, sampling_temperature=3.0, seed=2)
     assert [t.text for t in again] == [t.text for t in first]
     assert [t.text for t in other] != [t.text for t in first]
-    with pytest.raises(ValueError, match="^sampling draws one translation a sentence: sampling_topk 5 needs beam 1, not 2$"):
-        translator.translate(sources[0], sampling_topk=5, beam=2)
+    # with a beam, each step's candidates are drawn: seeded as well
+    sampled_beam = dict(sampling_topk=0, sampling_temperature=3.0, seed=1, beam=3, nbest=3)
+    first_beam = translator.translate(sources, **sampled_beam)
+    assert [[h.text for h in t.nbest] for t in translator.translate(sources, **sampled_beam, batch_size=5)] == [
+        [h.text for h in t.nbest] for t in first_beam]
+    assert all(len(t.nbest) == 3 for t in first_beam)
     with pytest.raises(ValueError, match="sampling_temperature must be a number above 0 and at most 100, not -1"):
         translator.translate(sources[0], sampling_topk=0, sampling_temperature=-1)
     with pytest.raises(TypeError):

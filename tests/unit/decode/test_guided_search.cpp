@@ -353,6 +353,92 @@ TEST_CASE("sampling: the same seed gives the same translations, in any batch; ot
   for (std::size_t r = 0; r < pairs.size(); ++r) CHECK(nucleus[r].ids == greedy[r].ids);
 }
 
+TEST_CASE("sampleCandidates: a sentence's candidates without replacement, the first as often as its tempered share") {
+  // two beams of probability 1/2 each; beam 0 gives columns 0, 1 half each, beam 1 a quarter and three
+  // quarters; column 2 is left out: candidates (0, 0) 1/4, (0, 1) 1/4, (1, 0) 1/8, (1, 1) 3/8
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> rows{std::log(0.5), std::log(0.5), -inf, std::log(0.25), std::log(0.75), -inf};
+  const std::vector<double> beams{std::log(0.5), std::log(0.5)};
+  const int64_t V = 3;
+  const StepColumns columns;
+  Sampling all;
+  all.topk = 0;
+  const auto firsts = [&](Sampling sampling) {
+    std::map<int64_t, double> share;
+    const int draws = 20000;
+    for (int i = 0; i < draws; ++i)
+      share[sampleCandidates(rows.data(), beams, V, columns, sampling, static_cast<uint64_t>(i), 3, 1)[0].index] +=
+          1.0 / draws;
+    return share;
+  };
+  auto f = firsts(all);
+  CHECK(f.size() == 4);
+  CHECK(f[0] == doctest::Approx(0.25).epsilon(0.06));
+  CHECK(f[1] == doctest::Approx(0.25).epsilon(0.06));
+  CHECK(f[3] == doctest::Approx(0.125).epsilon(0.08));
+  CHECK(f[4] == doctest::Approx(0.375).epsilon(0.06));
+  Sampling flat = all;
+  flat.temperature = 1000;  // nearly uniform over the four
+  CHECK(firsts(flat)[4] == doctest::Approx(0.25).epsilon(0.08));
+
+  const auto drawn = sampleCandidates(rows.data(), beams, V, columns, all, 7, 3, 10);
+  std::set<int64_t> indices;
+  for (const auto& c : drawn) {
+    indices.insert(c.index);
+    CHECK(c.score == beams[static_cast<std::size_t>(c.index / V)] + rows[static_cast<std::size_t>(c.index)]);
+  }
+  CHECK(indices == std::set<int64_t>{0, 1, 3, 4});  // each once, none of the left-out column
+  CHECK(sampleCandidates(rows.data(), beams, V, columns, all, 7, 3, 10).front().index == drawn.front().index);
+  Sampling best = all;
+  best.topk = 1;  // each beam's most likely piece alone (a tie: the lower column)
+  indices.clear();
+  for (const auto& c : sampleCandidates(rows.data(), beams, V, columns, best, 7, 3, 10)) indices.insert(c.index);
+  CHECK(indices == std::set<int64_t>{0, 4});
+  indices.clear();  // a beam that is not there (score -inf) gives none
+  for (const auto& c : sampleCandidates(rows.data(), {std::log(0.5), -inf}, V, columns, all, 7, 3, 10)) indices.insert(c.index);
+  CHECK(indices == std::set<int64_t>{0, 1});
+}
+
+TEST_CASE("beam search samples its candidates: the same seed the same n-best in any batch, other seeds others") {
+  auto model = copyModel(eachArchitecture());
+  c10::InferenceMode inference;
+  const auto pairs = someSources();
+  const auto batch = batchOf(pairs);
+  const auto guides = withPrefixes({{}, {}, {}, {}});
+  DecodingOptions options;
+  options.beamSize = 4;
+  options.nbest = 4;
+  options.sampling.topk = 0;
+  options.sampling.temperature = 3.0;  // the copy model is sure of itself: flatten it so that draws differ
+  options.sampling.seed = 1;
+  const auto first = beamSearch(model, batch, options, nullptr, &guides);
+  std::size_t differ = 0;
+  for (uint64_t seed = 2; seed < 6; ++seed) {
+    options.sampling.seed = seed;
+    const auto other = beamSearch(model, batch, options, nullptr, &guides);
+    for (std::size_t r = 0; r < pairs.size(); ++r) differ += other[r].front().ids != first[r].front().ids ? 1 : 0;
+  }
+  CHECK(differ > 0);
+  options.sampling.seed = 1;
+  for (std::size_t r = 0; r < pairs.size(); ++r) {
+    CAPTURE(r);
+    REQUIRE(first[r].size() == 4);
+    std::set<std::vector<int>> distinct;
+    for (std::size_t k = 0; k < first[r].size(); ++k) {
+      distinct.insert(first[r][k].ids);
+      if (k > 0) CHECK(first[r][k - 1].normalizedScore >= first[r][k].normalizedScore);  // ranked as beam search ranks
+    }
+    CHECK(distinct.size() == 4);
+    const std::vector<SentenceGuide> mine{guides[r]};  // alone, with its stream
+    const auto alone = beamSearch(model, makeBatch(pairs, {r}, cpu), options, nullptr, &mine)[0];
+    REQUIRE(alone.size() == first[r].size());
+    for (std::size_t k = 0; k < alone.size(); ++k) {
+      CHECK(alone[k].ids == first[r][k].ids);
+      CHECK(alone[k].score == doctest::Approx(first[r][k].score).epsilon(1e-5));
+    }
+  }
+}
+
 TEST_CASE("sampling and no-repeat-ngram options are checked, each error naming its option") {
   const auto error = [](auto change) {
     DecodingOptions o;
@@ -368,8 +454,7 @@ TEST_CASE("sampling and no-repeat-ngram options are checked, each error naming i
   CHECK(error([](DecodingOptions& o) { o.sampling.temperature = 2; }) ==
         "sampling-temperature changes nothing without sampling: set sampling-topk to 0 (the whole distribution) or "
         "above 1");
-  CHECK(error([](DecodingOptions& o) { o.sampling.topk = 5, o.beamSize = 4; }) ==
-        "sampling draws one translation a sentence: sampling-topk 5 needs beam 1, not 4");
+  CHECK(error([](DecodingOptions& o) { o.sampling.topk = 5, o.beamSize = 4; }) == "");  // sampled beam candidates
   CHECK(error([](DecodingOptions& o) { o.noRepeatNgram = 1000; }) ==
         "no-repeat-ngram must be between 0 (off) and 256, not 1000");
   CHECK(error([](DecodingOptions& o) { o.sampling.topk = 0, o.noRepeatNgram = 2; }) == "");
