@@ -64,14 +64,28 @@ std::string versionLine(const std::string& program) { return fmt::format("{} (nm
 
 void setVersionDetails(std::string details) { versionDetails() = std::move(details); }
 
-bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],
-                      const po::options_description& options, const po::positional_options_description& positional,
-                      po::variables_map& vm) {
+namespace {
+
+// parseCommandLine, and with `others` the arguments its options do not name, kept for another parser.
+bool parseArguments(const std::string& program, const std::string& usage, int argc, const char* const argv[],
+                    const po::options_description& options, const po::positional_options_description& positional,
+                    po::variables_map& vm, std::vector<std::string>* others) {
   po::options_description general("General options");
   general.add_options()("help,h", "show this help and exit")("version", "show the version and exit");
   po::options_description all;
   all.add(options).add(general);
-  po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+  po::command_line_parser parser(argc, argv);
+  po::options_description withOthers;  // another parser's words: its options' values stand alone (`--x 1`)
+  po::positional_options_description everyWord;
+  withOthers.add(all).add_options()("nmt-other-arguments", po::value<std::vector<std::string>>());
+  everyWord.add("nmt-other-arguments", -1);
+  if (others)
+    parser.options(withOthers).positional(everyWord).allow_unregistered();
+  else
+    parser.options(all).positional(positional);
+  const auto parsed = parser.run();
+  po::store(parsed, vm);
+  if (others) *others = po::collect_unrecognized(parsed.options, po::include_positional);
   if (vm.count("help")) {
     std::ostringstream text;
     text << all;
@@ -85,6 +99,20 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
   }
   po::notify(vm);
   return true;
+}
+
+}  // namespace
+
+bool parseCommandLine(const std::string& program, const std::string& usage, int argc, const char* const argv[],
+                      const po::options_description& options, const po::positional_options_description& positional,
+                      po::variables_map& vm) {
+  return parseArguments(program, usage, argc, argv, options, positional, vm, nullptr);
+}
+
+bool parseCommandLineWithOthers(const std::string& program, const std::string& usage, int argc,
+                                const char* const argv[], const po::options_description& options,
+                                po::variables_map& vm, std::vector<std::string>& others) {
+  return parseArguments(program, usage, argc, argv, options, {}, vm, &others);
 }
 
 }  // namespace nmt::app

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace nmt::app {
 
@@ -35,6 +36,12 @@ bool parseCommandLine(const std::string& program, const std::string& usage, int 
                       const boost::program_options::options_description& options,
                       const boost::program_options::positional_options_description& positional,
                       boost::program_options::variables_map& vm);
+
+// The same, where the options are partly another parser's: every argument `options` do not name is
+// left in `others`, in order (nmt-distill passes them on to nmt-train's options).
+bool parseCommandLineWithOthers(const std::string& program, const std::string& usage, int argc,
+                                const char* const argv[], const boost::program_options::options_description& options,
+                                boost::program_options::variables_map& vm, std::vector<std::string>& others);
 
 // Options named as on the command line (--nbest): an OptionError's message, or marked text.
 inline std::string commandLineName(const std::string& name) { return "--" + name; }
