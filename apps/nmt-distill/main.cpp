@@ -69,8 +69,10 @@ bool translateWithTeacher(const DistillationSource& source, const std::string& s
         translator, sources, files.teacher(), 4096, [] { return StopSignal::received() != 0; },
         [&](const TeacherProgress& p) {
           const double rate = p.thisRun / std::max(p.seconds, 1e-9);
-          progress.message(fmt::format("nmt-distill: teacher: {} of {} sentences ({:.0f} a second; about {} left)",
-                                       p.done, p.total, rate, minutes((p.total - p.done) / std::max(rate, 1e-9))));
+          progress.message(fmt::format("nmt-distill: teacher: {} of {} sentences, {} in this run ({:.0f} a second; "
+                                       "about {} left)",
+                                       p.done, p.total, p.thisRun, rate,
+                                       minutes((p.total - p.done) / std::max(rate, 1e-9))));
         });
     return StopSignal::received() == 0 && done > 0;
   } catch (const Interrupted&) {
@@ -109,25 +111,26 @@ int main(int argc, char* argv[]) {
     refuseSetOptions(passed);
     app::optionValue([&] {
       checkDistillationFilter(filter);
-      DecodingOptions teacherSearch;
-      teacherSearch.beamSize = source.teacherBeam;
-      checkDecodingOptions(teacherSearch);
+      if (source.teacherBeam < 1 || source.teacherBeam > kMaxBeam)
+        throw OptionError(fmt::format("`teacher-beam` must be between 1 and {}, not {}", kMaxBeam, source.teacherBeam));
     });
 
     StopSignal::install();
     Progress progress(stderr);
     const TeacherData teacher = teacherData(source.teacherDir);
     const DistillationFiles files(studentDir);
-    const std::string sources = prepareStudentDirectory(source, teacher, studentDir);
+    app::optionValue([&] { checkSameDistillation(source, teacher, studentDir); });
     const bool resuming = ModelDirectory(studentDir).hasCheckpoint();
     std::vector<std::string> arguments{"--model-dir", studentDir};
+    std::string presetDir;  // the built-in preset as a file, while the options are read
     if (resuming) {
       arguments.push_back("--resume");
       if (!config.empty()) arguments.insert(arguments.end(), {"--config", config});
     } else {
       if (config.empty()) {
-        writeTextFileAtomically(files.preset(), kStudentPreset);
-        config = files.preset();
+        presetDir = files::makeTemporaryDirectory("nmt-distill");
+        config = presetDir + "/student.ini";
+        writeTextFileAtomically(config, kStudentPreset);
       }
       arguments.insert(arguments.end(), {"--config", config, "--train-src", files.trainSource(), "--train-tgt",
                                          files.trainTarget()});
@@ -137,8 +140,16 @@ int main(int argc, char* argv[]) {
       if (!teacher.targetLanguage.empty()) arguments.insert(arguments.end(), {"--target-lang", teacher.targetLanguage});
     }
     arguments.insert(arguments.end(), passed.begin(), passed.end());
-    // every training option checked before the teacher's long work
-    TrainingInvocation invocation = app::optionValue([&] { return parseTrainingArguments(arguments); });
+    // every training option checked before anything is written or the teacher's long work begins
+    TrainingInvocation invocation;
+    try {
+      invocation = app::optionValue([&] { return parseTrainingArguments(arguments); });
+    } catch (...) {
+      if (!presetDir.empty()) files::removeAll(presetDir);
+      throw;
+    }
+    if (!presetDir.empty()) files::removeAll(presetDir);
+    const std::string sources = prepareStudentDirectory(source, teacher, studentDir);
 
     if (!translateWithTeacher(source, sources, files, invocation.request.runtime, progress)) {
       progress.message(fmt::format("nmt-distill: stopped; {} holds what the teacher translated: run the same command "

@@ -37,7 +37,25 @@ void writeFirstColumn(const std::string& tsv, const std::string& path) {
   out.commit();
 }
 
+// The sources a distillation translates (a TSV-trained teacher's written out), and the file they are read from.
+std::pair<std::string, std::string> sourcesOf(const DistillationSource& source, const TeacherData& teacher,
+                                              const DistillationFiles& files) {
+  if (!source.sources.empty()) return {source.sources, source.sources};
+  if (!teacher.trainSource.empty()) return {teacher.trainSource, teacher.trainSource};
+  return {files.tsvSources(), teacher.trainTsv};
+}
+
 }  // namespace
+
+void checkSameDistillation(const DistillationSource& source, const TeacherData& teacher,
+                           const std::string& studentDir) {
+  const DistillationFiles files(studentDir);
+  if (files::exists(files.facts()) &&
+      readWhole(files.facts()) != factsText(source, sourcesOf(source, teacher, files).second))
+    throw OptionError(fmt::format("{} was distilled from another teacher, other sources or another beam ({}): "
+                                  "name the same, or choose another `model-dir`",
+                                  studentDir, files.facts()));
+}
 
 TeacherData teacherData(const std::string& teacherDir) {
   const ModelDirectory teacher(teacherDir);
@@ -61,29 +79,22 @@ TeacherData teacherData(const std::string& teacherDir) {
 std::string prepareStudentDirectory(const DistillationSource& source, const TeacherData& teacher,
                                     const std::string& studentDir) {
   const DistillationFiles files(studentDir);
-  std::string sources = source.sources;
-  if (sources.empty()) sources = teacher.trainSource.empty() ? files.tsvSources() : teacher.trainSource;
-  if (!files::exists(sources == files.tsvSources() ? teacher.trainTsv : sources))
-    throw MissingFileError(fmt::format("the sources to translate, {}, do not exist",
-                                       sources == files.tsvSources() ? teacher.trainTsv : sources));
-  const std::string facts = factsText(source, sources == files.tsvSources() ? teacher.trainTsv : sources);
-  if (files::exists(files.facts())) {
-    if (readWhole(files.facts()) != facts)
-      throw OptionError(fmt::format("{} was distilled from another teacher, other sources or another beam ({}): "
-                                    "name the same, or choose another `model-dir`",
-                                    studentDir, files.facts()));
-  } else {
-    files::createDirectories(files.dir());
-    const ModelDirectory from(source.teacherDir), to(studentDir);
+  const auto [sources, readFrom] = sourcesOf(source, teacher, files);
+  if (!files::exists(readFrom))
+    throw MissingFileError(fmt::format("the sources to translate, {}, do not exist", readFrom));
+  checkSameDistillation(source, teacher, studentDir);
+  files::createDirectories(files.dir());
+  const ModelDirectory from(source.teacherDir), to(studentDir);
+  if (!to.hasBpeModels()) {
     for (const auto& [a, b] : {std::pair{from.jointBpe(), to.jointBpe()}, std::pair{from.sourceBpe(), to.sourceBpe()},
                                std::pair{from.targetBpe(), to.targetBpe()}})
       if (files::exists(a)) copyFileAtomically(a, b);
     if (!to.hasBpeModels())
       throw InputError("model directory " + source.teacherDir + " has no BPE model (bpe.model, or source.model and "
                                                                  "target.model)");
-    writeTextFileAtomically(files.facts(), facts);
   }
-  if (sources == files.tsvSources() && !files::exists(sources)) writeFirstColumn(teacher.trainTsv, sources);
+  if (!files::exists(files.facts())) writeTextFileAtomically(files.facts(), factsText(source, readFrom));
+  if (sources != readFrom && !files::exists(sources)) writeFirstColumn(readFrom, sources);
   return sources;
 }
 

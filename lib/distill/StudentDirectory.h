@@ -31,16 +31,18 @@ class DistillationFiles {
   std::string teacher() const { return dir_ + "/teacher.tsv"; }     // TeacherTranslations.h, a line a source line
   std::string trainSource() const { return dir_ + "/train.src"; }   // the student's pairs (DistillationFilter.h)
   std::string trainTarget() const { return dir_ + "/train.tgt"; }
-  std::string preset() const { return dir_ + "/student.ini"; }      // the student preset, when no config is given
 
  private:
   std::string dir_;
 };
 
+// OptionError when the student's folder holds a distillation made from another teacher, other sources
+// or another beam (its DistillationFiles::facts).
+void checkSameDistillation(const DistillationSource& source, const TeacherData& teacher, const std::string& studentDir);
+
 // The student's model directory made ready for the teacher's translations: created, the teacher's BPE
 // model(s) copied in (the student keeps its vocabulary), and what the distillation is made from
-// recorded, or, where it was already, compared: OptionError when another teacher, other sources or
-// another beam made what the folder holds. Returns the file of sources to translate (a TSV-trained
+// recorded, or, where it was already, compared (checkSameDistillation). Returns the file of sources to translate (a TSV-trained
 // teacher's first column, written out once).
 std::string prepareStudentDirectory(const DistillationSource& source, const TeacherData& teacher,
                                     const std::string& studentDir);
