@@ -20,7 +20,7 @@ struct TranslatedHypothesis {
   double score = 0.0;               // log-probability, </s> included when it was produced
   bool finished = false;            // ended with </s> (false: cut at the length limit)
   double normalizedScore = 0.0;     // what the n-best list is ordered by: beam search's length-normalised
-                                    // score (Hypothesis::rank); the score where nothing ranked (greedy, forced)
+                                    // score (Hypothesis::normalizedScore); the score where nothing ranked (greedy, forced)
   std::size_t prefixPieces = 0;     // the first pieces (and ids) were the given prefix, not searched for
 };
 

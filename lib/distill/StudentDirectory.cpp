@@ -69,7 +69,7 @@ TeacherData teacherData(const std::string& teacherDir) {
   data.sourceLanguage = teacher.configValue("source-lang");
   data.targetLanguage = teacher.configValue("target-lang");
   if (data.trainSource.empty() && data.trainTsv.empty())
-    throw InputError(teacher.config() + " names no training sources (train-src or train): give the sentences to "
+    throw OptionError(teacher.config() + " names no training sources (train-src or train): give the sentences to "
                                         "translate with `source`");
   if (data.validTsv.empty() && (data.validSource.empty() || data.validTarget.empty()))
     throw InputError(teacher.config() + " names no validation set (valid-src and valid-tgt, or valid)");

@@ -13,9 +13,9 @@ FileNotFoundError / OSError for files, RuntimeError otherwise. See docs/python.m
 """
 
 from ._nmt import (Alternative, BleuScore, Bpe, ChrfScore, Hypothesis, Translation, Translator,
-                   TruncationWarning, __version__, bleu, chrf, train)
+                   TruncationWarning, __version__, bleu, chrf, distill, train)
 
-__all__ = ["Translator", "Translation", "Hypothesis", "Alternative", "train", "bleu", "chrf", "BleuScore", "ChrfScore", "Bpe",
+__all__ = ["Translator", "Translation", "Hypothesis", "Alternative", "train", "distill", "bleu", "chrf", "BleuScore", "ChrfScore", "Bpe",
            "TruncationWarning", "__version__"]
 
 

@@ -333,6 +333,22 @@ class Bpe:
     def __repr__(self) -> str:
         """Bpe('de.model', vocab_size=8000)"""
 
+def distill(
+    teacher: Union[str, os.PathLike[str]],
+    model_dir: Union[str, os.PathLike[str]],
+    source: Optional[Union[str, os.PathLike[str]]] = None,
+    teacher_beam: int = 5,
+    min_score: float = 0.0,
+    max_length_ratio: float = 0.0,
+    config: Optional[Union[str, os.PathLike[str]]] = None,
+    quiet: bool = False,
+    **options: Any,
+) -> Dict[str, Any]:
+    """Distils a teacher into a student as nmt-distill does, in this process: the teacher's translations of its
+    training sources into model_dir/distilled, then the student's training on them (**options: nmt-train's).
+
+    Returns what train() returns. Ctrl-C raises KeyboardInterrupt; the same call continues."""
+
 def train(
     config: Optional[Union[str, os.PathLike[str]]] = None,
     model_dir: Optional[Union[str, os.PathLike[str]]] = None,

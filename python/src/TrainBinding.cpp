@@ -2,6 +2,7 @@
 #include "Errors.h"
 
 #include "data/ModelDirectory.h"
+#include "distill/Distillation.h"
 #include "train/TrainingOptions.h"
 #include "train/TrainingRun.h"
 #include "util/InputError.h"
@@ -11,6 +12,7 @@
 #include <fmt/core.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -59,15 +61,21 @@ OptionValue keywordValue(const std::string& keyword, const py::handle& value, Op
   throw py::type_error(fmt::format("train() got an unexpected keyword argument '{}'", keyword));
 }
 
+// A keyword that names a training option, as its value; TypeError, as Python words it, for another.
+std::pair<std::string, OptionValue> trainingValue(const char* function, const std::string& keyword,
+                                                  const py::handle& value) {
+  const std::string name = optionName(keyword);
+  const auto kind = trainingOptionKind(name);
+  if (!kind) throw py::type_error(fmt::format("{}() got an unexpected keyword argument '{}'", function, keyword));
+  return {name, keywordValue(keyword, value, *kind)};
+}
+
 // The call's keywords as the training options' values (config, model_dir and resume among them).
 std::vector<std::pair<std::string, OptionValue>> trainingValues(const py::object& config, const py::object& modelDir,
                                                                 bool resume, const py::kwargs& options) {
   std::vector<std::pair<std::string, OptionValue>> values;
   const auto add = [&](const std::string& keyword, const py::handle& value) {
-    const std::string name = optionName(keyword);
-    const auto kind = trainingOptionKind(name);
-    if (!kind) throw py::type_error(fmt::format("train() got an unexpected keyword argument '{}'", keyword));
-    values.emplace_back(name, keywordValue(keyword, value, *kind));
+    values.push_back(trainingValue("train", keyword, value));
   };
   if (!config.is_none()) add("config", config);
   if (!modelDir.is_none()) add("model_dir", modelDir);
@@ -86,6 +94,24 @@ const char* reasonName(StopReason reason) {
     case StopReason::kNonFiniteLoss: return "non_finite_loss";
   }
   return "unknown";
+}
+
+// What train() and distill() return: how training ended, and the model directory's paths.
+py::dict trainingSummary(const TrainOutcome& outcome, const std::string& modelDir) {
+  if (outcome.reason == StopReason::kNonFiniteLoss) throw std::runtime_error(pythonSpelling(outcome.message));
+  const ModelDirectory dir(modelDir);
+  py::dict summary;
+  summary["steps"] = outcome.steps;
+  summary["best_bleu"] = outcome.bestBleu >= 0 ? py::object(py::float_(outcome.bestBleu)) : py::none();
+  summary["best_step"] = outcome.bestStep;
+  summary["stopped_by"] = reasonName(outcome.reason);
+  summary["message"] = pythonSpelling(outcome.message);
+  summary["model_dir"] = dir.root();
+  summary["best"] = dir.best();
+  summary["last"] = dir.last();
+  summary["metrics"] = dir.metrics();
+  summary["config"] = dir.config();
+  return summary;
 }
 
 py::dict train(const py::object& config, const py::object& modelDir, bool resume, const py::object& onValidation,
@@ -124,25 +150,74 @@ py::dict train(const py::object& config, const py::object& modelDir, bool resume
                                               ", resume=True)").c_str());
     throw py::error_already_set();
   }
-  if (outcome.reason == StopReason::kNonFiniteLoss) throw std::runtime_error(pythonSpelling(outcome.message));
-  const ModelDirectory dir(request.modelDir);
-  py::dict summary;
-  summary["steps"] = outcome.steps;
-  summary["best_bleu"] = outcome.bestBleu >= 0 ? py::object(py::float_(outcome.bestBleu)) : py::none();
-  summary["best_step"] = outcome.bestStep;
-  summary["stopped_by"] = reasonName(outcome.reason);
-  summary["message"] = pythonSpelling(outcome.message);
-  summary["model_dir"] = dir.root();
-  summary["best"] = dir.best();
-  summary["last"] = dir.last();
-  summary["metrics"] = dir.metrics();
-  summary["config"] = dir.config();
-  return summary;
+  return trainingSummary(outcome, request.modelDir);
+}
+
+py::dict distill(const py::object& teacher, const py::object& modelDir, const py::object& source, int64_t teacherBeam,
+                 double minScore, double maxLengthRatio, const py::object& config, bool quiet,
+                 const py::kwargs& options) {
+  const auto path = [](const py::object& value) {
+    return value.is_none() ? std::string() : py::module_::import("os").attr("fspath")(value).cast<std::string>();
+  };
+  DistillationRequest request;
+  request.source.teacherDir = path(teacher);
+  request.source.sources = path(source);
+  request.source.teacherBeam = teacherBeam;
+  request.filter = {minScore, maxLengthRatio};
+  request.studentDir = path(modelDir);
+  request.config = path(config);
+  std::vector<std::pair<std::string, OptionValue>> given;  // the student's training options
+  for (const auto& [key, value] : options) {
+    auto option = trainingValue("distill", py::str(key).cast<std::string>(), value);
+    const auto& set = distillationSetOptions();
+    if (std::find(set.begin(), set.end(), option.first) != set.end())
+      throw py::type_error(fmt::format("distill() sets {} itself: the student trains on the teacher's translations, in "
+                                       "model_dir",
+                                       py::str(key).cast<std::string>()));
+    given.push_back(std::move(option));
+  }
+  DistillationOutcome outcome;
+  {
+    py::gil_scoped_release release;
+    const StopSignal::Scope stopOnSignal;  // Ctrl-C stops after a chunk or a step; the same call continues
+    Progress progress(quiet ? nullptr : stderr);
+    outcome = runDistillation(
+        request,
+        [&](std::vector<std::pair<std::string, OptionValue>> values) {
+          values.insert(values.end(), given.begin(), given.end());
+          return trainingOptionsFrom(values);
+        },
+        progress);
+  }
+  if (outcome.stoppedTranslating || outcome.training.reason == StopReason::kSignal) {
+    PyErr_SetString(PyExc_KeyboardInterrupt, "stopped; call nmt.distill again with the same arguments to continue");
+    throw py::error_already_set();
+  }
+  return trainingSummary(outcome.training, outcome.modelDir);
 }
 
 }  // namespace
 
 void bindTrain(py::module_& m) {
+  m.def("distill", &distill, py::arg("teacher"), py::arg("model_dir"), py::arg("source") = py::none(),
+        py::arg("teacher_beam") = 5, py::arg("min_score") = 0.0, py::arg("max_length_ratio") = 0.0,
+        py::arg("config") = py::none(), py::arg("quiet") = false,
+        R"(Distils a teacher into a student as nmt-distill does, in this process: the teacher translates its
+training sources into model_dir/distilled (resumed where a stopped call left it), then the student trains
+there on them (docs/distillation.md).
+
+    teacher: the teacher's model directory
+    model_dir: the student's
+    source: the sentences to translate (default: the teacher's training sources)
+    teacher_beam: the teacher's beam (1: greedy search)
+    min_score: drop pairs whose translation's log-probability per piece is lower (0: keep all)
+    max_length_ratio: drop pairs where a side has more than this many times the other's pieces (0: keep all)
+    config: the student's training options (default: the built-in student preset)
+    quiet: no progress lines on stderr
+    **options: the student's nmt-train options, as train() takes them (max_time=60, layers=6, ...)
+
+Returns what train() returns. Ctrl-C stops after the chunk or step under way and raises KeyboardInterrupt;
+the same call continues.)");
   m.def("train", &train, py::arg("config") = py::none(), py::arg("model_dir") = py::none(), py::arg("resume") = false,
         py::arg("on_validation") = py::none(), py::arg("quiet") = false,
         R"(Trains a model as nmt-train does, in this process: the same options, files and numbers.

@@ -17,8 +17,8 @@ D=("$BIN/nmt-distill" --teacher teacher)
 
 # --- the distilled corpus is the teacher's translations, line for line; the student trains on it and translates
 expect_ok "${D[@]}" --model-dir s1 --teacher-beam 2 "${SMALL[@]}" --max-steps 40 --valid-every 20
-expect_contains "$ERR" "nmt-distill: teacher: 600 of 600 sentences, 600 in this run"
-expect_contains "$ERR" "nmt-distill: 600 pairs for the student; left out: 0 empty, 0 below --min-score, 0 past --max-length-ratio"
+expect_contains "$ERR" "teacher: 600 of 600 sentences, 600 in this run"
+expect_contains "$ERR" "student pairs: 600; left out: 0 empty, 0 below the minimum score, 0 past the length ratio"
 expect_contains "$ERR" "nmt-distill: done: reached --max-steps 40"
 expect_ok "$BIN/nmt-translate" --model teacher --input train.src --beam 2 --device cpu
 expect_line "$(cut -f4 s1/distilled/teacher.tsv)" "$OUT"
@@ -37,7 +37,7 @@ cp s1/distilled/distillation.ini s2/distilled/
 head -250 s1/distilled/teacher.tsv > s2/distilled/teacher.tsv
 printf -- '-1.5\t3\t' >> s2/distilled/teacher.tsv
 expect_ok "${D[@]}" --model-dir s2 --teacher-beam 2 "${SMALL[@]}" --max-steps 10 --valid-every 10
-expect_contains "$ERR" "nmt-distill: teacher: 600 of 600 sentences, 350 in this run"
+expect_contains "$ERR" "teacher: 600 of 600 sentences, 350 in this run"
 expect_line "$(cat s2/distilled/teacher.tsv)" "$(cat s1/distilled/teacher.tsv)"
 # again once the student has trained: nothing translated again, training resumes
 expect_ok "${D[@]}" --model-dir s2 --teacher-beam 2 "${SMALL[@]}" --max-steps 20 --valid-every 10
@@ -54,7 +54,7 @@ far=$(awk -F'\t' -v m="$threshold" '$1 / ($3 + 1) >= m && ($2 > 1.2 * $3 || $3 >
 [ "$low" -gt 0 ] && [ "$far" -gt 0 ] || fail "the filters' test needs pairs of both kinds ($low low, $far far)"
 expect_ok "${D[@]}" --model-dir s3 --teacher-beam 2 --min-score "$threshold" --max-length-ratio 1.2 "${SMALL[@]}" \
   --max-steps 2 --valid-every 2
-expect_contains "$ERR" "nmt-distill: $((600 - low - far)) pairs for the student; left out: 0 empty, $low below --min-score, $far past --max-length-ratio"
+expect_contains "$ERR" "student pairs: $((600 - low - far)); left out: 0 empty, $low below the minimum score, $far past the length ratio"
 [ "$(wc -l < s3/distilled/train.tgt)" = $((600 - low - far)) ] || fail "s3/distilled/train.tgt holds $(wc -l < s3/distilled/train.tgt) pairs"
 
 # --- bad options: one line each, nothing written
