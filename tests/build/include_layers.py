@@ -11,8 +11,9 @@ import sys
 # Each folder may include those before it. kernels (the CPU's products and attention passes) come right
 # after util: they know tensors and instruction sets, nothing of models. train comes after eval (validation BLEU); parallel after
 # train: it implements train's TrainingPeers interface for several processes (the one inversion of
-# "training is built on the rest", by design); serve after decode.
-LAYERS = ["util", "kernels", "tokenization", "eval", "data", "model", "decode", "attention", "train", "parallel", "serve"]
+# "training is built on the rest", by design); serve after decode; distill after train (a teacher translates, a student trains).
+LAYERS = ["util", "kernels", "tokenization", "eval", "data", "model", "decode", "attention", "train", "distill", "parallel",
+          "serve"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.MULTILINE)
 BARE_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)"', re.MULTILINE)
 
