@@ -14,7 +14,6 @@
 #include "util/Progress.h"
 #include "util/Runtime.h"
 #include "util/StopSignal.h"
-#include "util/TextLineReader.h"
 
 #include <fmt/core.h>
 
@@ -44,19 +43,12 @@ std::string duration(double seconds) {
   return seconds < 90 ? fmt::format("{:.0f} s", seconds) : fmt::format("{:.0f} min", seconds / 60);
 }
 
-std::size_t lineCount(const std::string& path) {
-  TextLineReader reader(path);
-  std::string line;
-  std::size_t lines = 0;
-  while (reader.next(line)) ++lines;
-  return lines;
-}
-
 // The teacher's translations of `sources` in the teacher file (the teacher loaded only where the file
 // lacks some); false when a signal stopped them.
 bool translateWithTeacher(const DistillationSource& source, const std::string& sources, const DistillationFiles& files,
                           const RuntimeOptions& runtimeOptions, Progress& progress) {
-  if (completeTeacherLines(files.teacher()) == lineCount(sources)) return true;
+  const TeacherProgress start = teacherFileProgress(sources, files.teacher());
+  if (start.done == start.total) return true;
   const Runtime runtime = startRuntime(runtimeOptions, ModelUse::kTranslation);
   auto teacher = loadTranslationModel(source.teacherDir, runtime);
   TranslatorOptions options;
@@ -66,7 +58,7 @@ bool translateWithTeacher(const DistillationSource& source, const std::string& s
   options.interrupted = stop;
   Translator translator(teacher, options);
   try {
-    translateIntoTeacherFile(translator, sources, files.teacher(), kChunk, stop, [&](const TeacherProgress& p) {
+    translateIntoTeacherFile(translator, sources, files.teacher(), start, kChunk, stop, [&](const TeacherProgress& p) {
       const double rate = p.thisRun / std::max(p.seconds, 1e-9);
       progress.message(fmt::format("teacher: {} of {} sentences, {} in this run ({:.0f} a second; about {} left)",
                                    p.done, p.total, p.thisRun, rate,

@@ -98,9 +98,7 @@ std::size_t completeTeacherLines(const std::string& path) {
   return lines;
 }
 
-std::size_t translateIntoTeacherFile(Translator& teacher, const std::string& sourcePath, const std::string& path,
-                                     std::size_t chunk, const std::function<bool()>& stop,
-                                     const std::function<void(const TeacherProgress&)>& report) {
+TeacherProgress teacherFileProgress(const std::string& sourcePath, const std::string& path) {
   TeacherProgress progress;
   progress.done = completeTeacherLines(path);
   {
@@ -111,6 +109,15 @@ std::size_t translateIntoTeacherFile(Translator& teacher, const std::string& sou
   if (progress.done > progress.total)
     throw InputError(fmt::format("{} holds {} lines, more than the {} of {}: it was made from other sources", path,
                                  progress.done, progress.total, sourcePath));
+  return progress;
+}
+
+std::size_t translateIntoTeacherFile(Translator& teacher, const std::string& sourcePath, const std::string& path,
+                                     TeacherProgress start, std::size_t chunk, const std::function<bool()>& stop,
+                                     const std::function<void(const TeacherProgress&)>& report) {
+  TeacherProgress progress = start;
+  progress.thisRun = 0;
+  progress.seconds = 0.0;
   TextLineReader reader(sourcePath);
   std::string line;
   for (std::size_t skipped = 0; skipped < progress.done && reader.next(line); ++skipped) {}

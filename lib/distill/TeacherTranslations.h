@@ -35,13 +35,19 @@ struct TeacherProgress {
   double seconds = 0.0;    // this call's time so far
 };
 
-// Translates the source file's lines (one sentence a line; each checked as input lines are) into the
-// teacher file `path`, a line for a line, `chunk` lines at a time, each chunk appended and flushed to
-// disk before the next: a stopped run continues where its file ends (completeTeacherLines), without
-// translating again what it holds. `stop` is asked between chunks; true ends the call early (the file
-// holds whole chunks). `report` hears each chunk. Returns the lines the file holds.
+// Where the teacher file `path` stands against its source file: the source lines, and the complete
+// lines written so far (a cut last line cut off, as completeTeacherLines does); an InputError when the
+// file holds more lines than the sources (it was made from others).
+TeacherProgress teacherFileProgress(const std::string& sourcePath, const std::string& path);
+
+// Translates the source file's lines after the `start.done` first (one sentence a line; each checked
+// as input lines are) into the teacher file `path`, a line for a line, `chunk` lines at a time, each
+// chunk appended and flushed to disk before the next: a stopped run continues where its file ends
+// (teacherFileProgress), without translating again what it holds. `stop` is asked between chunks; true
+// ends the call early (the file holds whole chunks). `report` hears each chunk. Returns the lines the
+// file holds.
 std::size_t translateIntoTeacherFile(Translator& teacher, const std::string& sourcePath, const std::string& path,
-                                     std::size_t chunk, const std::function<bool()>& stop,
+                                     TeacherProgress start, std::size_t chunk, const std::function<bool()>& stop,
                                      const std::function<void(const TeacherProgress&)>& report);
 
 }  // namespace nmt

@@ -45,6 +45,16 @@ Batch batchOf(const std::vector<EncodedPair>& pairs) {
   return batch;
 }
 
+// Sampling from the whole distribution, flattened (the copy model is sure of itself: unflattened, draws
+// would not differ), seed 1.
+DecodingOptions flattenedSampling() {
+  DecodingOptions options;
+  options.sampling.topk = 0;
+  options.sampling.temperature = 3.0;
+  options.sampling.seed = 1;
+  return options;
+}
+
 std::vector<SentenceGuide> withPrefixes(const std::vector<std::vector<int>>& prefixes) {
   std::vector<SentenceGuide> guides(prefixes.size());
   for (std::size_t i = 0; i < prefixes.size(); ++i) guides[i] = {prefixes[i], i, {}, {}};
@@ -325,10 +335,7 @@ TEST_CASE("sampling: the same seed gives the same translations, in any batch; ot
   const auto pairs = someSources();
   const auto batch = batchOf(pairs);
   const auto guides = withPrefixes({{}, {}, {}, {}});
-  DecodingOptions options;
-  options.sampling.topk = 0;
-  options.sampling.temperature = 3.0;  // the copy model is sure of itself: flatten it so that draws differ
-  options.sampling.seed = 1;
+  DecodingOptions options = flattenedSampling();
   const auto first = greedySearch(model, batch, options, nullptr, &guides);
   const auto again = greedySearch(model, batch, options, nullptr, &guides);
   std::size_t differ = 0;
@@ -405,12 +412,9 @@ TEST_CASE("beam search samples its candidates: the same seed the same n-best in 
   const auto pairs = someSources();
   const auto batch = batchOf(pairs);
   const auto guides = withPrefixes({{}, {}, {}, {}});
-  DecodingOptions options;
+  DecodingOptions options = flattenedSampling();
   options.beamSize = 4;
   options.nbest = 4;
-  options.sampling.topk = 0;
-  options.sampling.temperature = 3.0;  // the copy model is sure of itself: flatten it so that draws differ
-  options.sampling.seed = 1;
   const auto first = beamSearch(model, batch, options, nullptr, &guides);
   std::size_t differ = 0;
   for (uint64_t seed = 2; seed < 6; ++seed) {
