@@ -47,6 +47,22 @@ expect_contains "$ERR" "nmt-distill: done: reached --max-steps 20"
 expect_fail 2 "${D[@]}" --model-dir s2 --teacher-beam 3
 expect_contains "$ERR" "was distilled from another teacher, other sources or another beam"
 
+# --- a real SIGINT while the teacher translates: whole chunks kept (4,096 lines each), exit 130; the same
+# command translates only the rest (a source of 30 times the training sources: 5 chunks at beam 5)
+for i in $(seq 30); do cat train.src; done > big.src
+"${D[@]}" --model-dir s6 --source big.src --teacher-beam 5 "${SMALL[@]}" --max-steps 1 > /dev/null 2> s6.err &
+pid=$!
+for ((i = 0; i < 600; i++)); do [ -s s6/distilled/teacher.tsv ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "SIGINT during the teacher's translation: exit $rc, expected 130 ($(tail -1 s6.err))"
+expect_contains "$(cat s6.err)" "nmt-distill: stopped; s6/distilled/teacher.tsv holds what the teacher translated"
+kept=$(wc -l < s6/distilled/teacher.tsv)
+[ "$kept" -gt 0 ] && [ $((kept % 4096)) = 0 ] && [ "$kept" -lt 18000 ] ||
+  fail "after SIGINT the teacher file holds $kept lines, not whole chunks short of 18000"
+expect_ok "${D[@]}" --model-dir s6 --source big.src --teacher-beam 5 "${SMALL[@]}" --max-steps 1
+expect_contains "$ERR" "teacher: 18000 of 18000 sentences, $((18000 - kept)) in this run"
+
 # --- the filters drop what they say (the score per piece, </s> counted; then the length ratio)
 threshold=$(awk -F'\t' '{ print $1 / ($3 + 1) }' s1/distilled/teacher.tsv | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 4)] }')
 low=$(awk -F'\t' -v m="$threshold" '$1 / ($3 + 1) < m' s1/distilled/teacher.tsv | wc -l)
@@ -74,6 +90,7 @@ expect_contains "$ERR" "nowhere does not exist"
 
 # --- the built-in student preset: its shape, a step, a translation
 expect_ok "${D[@]}" --model-dir s5 --teacher-beam 1 --max-steps 1 --valid-every 1 --batch-tokens 600 --device cpu
-grep -qx "layers = 6" s5/config.ini || fail "the preset's encoder is not 6 layers deep"
+grep -qx "layers = 2" s5/config.ini && grep -qx "embedding-size = 192" s5/config.ini ||
+  fail "the student is not the preset's shape (d 192, 2 encoder layers)"
 expect_ok "$BIN/nmt-translate" --model s5 --input valid.src --device cpu
 finish
