@@ -33,6 +33,23 @@ TEST_CASE("completeTeacherLines counts the whole lines and cuts a last line cut 
   CHECK(completeTeacherLines(path) == 2);
 }
 
+TEST_CASE("teacherFileProgress: the source lines and the teacher file's whole ones; a file longer than its sources is refused") {
+  test::TempDir dir;
+  const std::string sources = dir.path() + "/src", path = dir.path() + "/teacher.tsv";
+  writeFile(sources, "ein Hund\nzwei\ndrei\n");
+  auto progress = teacherFileProgress(sources, path);  // nothing written yet
+  CHECK(progress.done == 0);
+  CHECK(progress.total == 3);
+  writeFile(path, "-1.0\t2\t2\tA dog.\n-2.0\t1\t1\tTwo.\n-3.0\t1");
+  progress = teacherFileProgress(sources, path);
+  CHECK(progress.done == 2);
+  CHECK(progress.total == 3);
+  CHECK(readFile(path) == "-1.0\t2\t2\tA dog.\n-2.0\t1\t1\tTwo.\n");  // the cut line cut off
+  writeFile(path, "-1.0\t2\t2\tA.\n-1.0\t2\t2\tB.\n-1.0\t2\t2\tC.\n-1.0\t2\t2\tD.\n");
+  CHECK(test::errorOf([&] { teacherFileProgress(sources, path); }) ==
+        path + " holds 4 lines, more than the 3 of " + sources + ": it was made from other sources");
+}
+
 TEST_CASE("the filters: empty pairs always dropped, then the score per piece (</s> counted), then the length ratio") {
   DistillationFilter keepAll;
   CHECK(fateOf({-9.0, 3, 2, "A b."}, keepAll) == PairFate::kKept);
