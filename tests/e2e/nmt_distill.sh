@@ -92,5 +92,6 @@ expect_contains "$ERR" "nowhere does not exist"
 expect_ok "${D[@]}" --model-dir s5 --teacher-beam 1 --max-steps 1 --valid-every 1 --batch-tokens 600 --device cpu
 grep -qx "layers = 2" s5/config.ini && grep -qx "embedding-size = 192" s5/config.ini ||
   fail "the student is not the preset's shape (d 192, 2 encoder layers)"
+grep -qx "precision = auto" s5/config.ini || fail "the student preset does not train in bf16 where the CPU has it"
 expect_ok "$BIN/nmt-translate" --model s5 --input valid.src --device cpu
 finish
