@@ -48,6 +48,7 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   TranslationModel t;
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
   t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());
+  t.sourceWords = std::make_unique<SourceWordCache>(*t.sourceBpe);
   t.model = loadModel(dir.root() + "/" + options.weights, runtime.device);
   t.device = runtime.device;
   t.precision = runtime.precision;

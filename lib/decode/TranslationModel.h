@@ -31,9 +31,10 @@ struct TranslationModel {
   LanguagePair languages;  // as the training run recorded them (config.ini); unknown for older models
   std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on, or auto where there is one)
   bool int8 = false;                     // the linear layers run in int8 (quantize)
+  std::unique_ptr<SourceWordCache> sourceWords;  // the source's words seen before (made with sourceBpe)
 
   // Its text <-> pieces (valid while the model lives).
-  TextCodec codec() const { return TextCodec(*sourceBpe, *targetBpe, maxInputLength); }
+  TextCodec codec() const { return TextCodec(*sourceBpe, *targetBpe, maxInputLength, sourceWords.get()); }
 };
 
 // Whether loading turns on a way of translating faster at slightly other scores: auto, the default,

@@ -5,13 +5,16 @@ namespace nmt {
 SourceText TextCodec::source(const std::string& sentence) const {
   // pieces as written (an unknown character shows itself), their ids from the same encoding
   SourceText out;
-  out.pieces = source_.encodePieces(sentence);
+  if (sourceWords_)
+    sourceWords_->encode(sentence, out.pieces, out.ids);
+  else
+    SourceWordCache::encodeWhole(source_, sentence, out.pieces, out.ids);
   out.inputPieces = out.pieces.size();
   if (maxSourcePieces_ > 0 && out.pieces.size() > maxSourcePieces_) {
     out.pieces.resize(maxSourcePieces_);
+    out.ids.resize(maxSourcePieces_);
     out.truncated = true;
   }
-  for (const auto& piece : out.pieces) out.ids.push_back(source_.pieceToId(piece));
   out.pieces.push_back("</s>");
   return out;
 }

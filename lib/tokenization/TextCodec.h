@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tokenization/BpeModel.h"
+#include "tokenization/SourceWordCache.h"
 
 #include <cstddef>
 #include <string>
@@ -27,8 +28,10 @@ struct TargetText {
 // limit). Every front end (the programs, the server, Python) reads and writes text through it.
 class TextCodec {
  public:
-  TextCodec(const BpeModel& source, const BpeModel& target, std::size_t maxSourcePieces)
-      : source_(source), target_(target), maxSourcePieces_(maxSourcePieces) {}
+  // sourceWords: the source's words seen before (a model's, shared by its codecs), or none.
+  TextCodec(const BpeModel& source, const BpeModel& target, std::size_t maxSourcePieces,
+            const SourceWordCache* sourceWords = nullptr)
+      : source_(source), target_(target), maxSourcePieces_(maxSourcePieces), sourceWords_(sourceWords) {}
 
   SourceText source(const std::string& sentence) const;
   // Target ids back to text and pieces; finished: it ended with </s>.
@@ -40,6 +43,7 @@ class TextCodec {
   const BpeModel& source_;
   const BpeModel& target_;
   std::size_t maxSourcePieces_;
+  const SourceWordCache* sourceWords_;
 };
 
 }  // namespace nmt

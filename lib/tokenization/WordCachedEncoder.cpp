@@ -32,20 +32,15 @@ bool WordCachedEncoder::splittable(std::string_view line) {
 std::vector<int> WordCachedEncoder::encode(std::string_view line) {
   if (!splittable(line)) return bpe_.encodeIds(line);
   std::vector<int> ids;
-  std::size_t at = 0;
-  while (at < line.size()) {
-    const std::size_t end = std::min(line.find(' ', at), line.size());
-    if (end > at) {
-      key_.assign(line, at, end - at);  // no allocation once key_ is long enough
-      auto found = words_.find(key_);
-      if (found == words_.end()) {
-        if (words_.size() >= capacity_) words_.clear();
-        found = words_.emplace(key_, bpe_.encodeIds(key_)).first;
-      }
-      ids.insert(ids.end(), found->second.begin(), found->second.end());
+  forEachWord(line, [&](std::string_view word) {
+    key_.assign(word);  // no allocation once key_ is long enough
+    auto found = words_.find(key_);
+    if (found == words_.end()) {
+      if (words_.size() >= capacity_) words_.clear();
+      found = words_.emplace(key_, bpe_.encodeIds(key_)).first;
     }
-    at = end + 1;
-  }
+    ids.insert(ids.end(), found->second.begin(), found->second.end());
+  });
   return ids;
 }
 

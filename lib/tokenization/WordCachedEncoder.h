@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -19,6 +20,18 @@ class BpeModel;
 // SentencePiece whole. Not thread-safe: one per thread.
 class WordCachedEncoder {
  public:
+  // Calls f(word) for each word of `line` split at spaces, as SentencePiece splits a splittable line
+  // (runs of spaces and the line's ends add no word).
+  template <typename F>
+  static void forEachWord(std::string_view line, F&& f) {
+    std::size_t at = 0;
+    while (at < line.size()) {
+      const std::size_t end = std::min(line.find(' ', at), line.size());
+      if (end > at) f(line.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+
   explicit WordCachedEncoder(const BpeModel& bpe, std::size_t capacity = 200000);
   std::vector<int> encode(std::string_view line);
   // Whether encode() takes `line` word by word (else SentencePiece encodes it whole).

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <random>
 
 using namespace nmt;
@@ -65,6 +66,24 @@ TEST_CASE("shortlist: IBM Model 1 puts each source piece's translation first, fr
   }
   CHECK(shortlist.coverage(pairs) == doctest::Approx(1.0 - static_cast<double>(noise) / all));
   CHECK(Shortlist::learn(pairs, kKey, small(1, 0)).coverage(pairs) < shortlist.coverage(pairs));
+}
+
+TEST_CASE("shortlist: a sentence's list is the sorted union of its pieces' lists, added to a batch's whole") {
+  const auto shortlist = Shortlist::learn(dictionaryPairs(), kKey, small(2, 3));
+  const auto union2 = [](const std::vector<int>& x, const std::vector<int>& y) {
+    std::vector<int> out;
+    std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+    return out;
+  };
+  const auto a = shortlist.targetsFor({10}), b = shortlist.targetsFor({11}), c = shortlist.targetsFor({12});
+  CHECK(a != b);
+  CHECK(shortlist.targetsFor({10, 11, 10}) == union2(a, b));
+  std::vector<int> batch = union2(a, b);
+  shortlist.addTargets({12}, batch);
+  CHECK(batch == union2(union2(a, b), c));
+  CHECK(shortlist.targetsFor({-1, 1 << 20}) == shortlist.targetsFor({}));  // ids past the vocabulary add nothing
+  CHECK(std::is_sorted(a.begin(), a.end()));
+  CHECK(std::adjacent_find(a.begin(), a.end()) == a.end());
 }
 
 TEST_CASE("shortlist: a batch's list is the sorted union, grown to a multiple of 8, never <pad> or <s>") {

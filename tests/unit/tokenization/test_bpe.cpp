@@ -2,6 +2,7 @@
 #include "tokenization/BpeError.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/BpeTrainer.h"
+#include "tokenization/SourceWordCache.h"
 #include "tokenization/TextCodec.h"
 #include "tokenization/WordCachedEncoder.h"
 #include "tokenization/SpecialIds.h"
@@ -99,13 +100,22 @@ TEST_CASE("encoding from two threads at once gives the same ids as one thread") 
   CHECK(b == expected);
 }
 
-TEST_CASE("word by word through the cache, lines get exactly SentencePiece's ids") {
-  const BpeModel bpe(test::sharedBpeModelPath());
-  WordCachedEncoder cached(bpe, 50);  // small: the cache starts again several times
+namespace {
+// Sample sentences and lines that test word-by-word encoding's edges: spaces, tabs, characters that
+// normalize or combine, characters the model never saw (inside and outside the splittable range).
+std::vector<std::string> sentencesAndOddLines() {
   auto lines = test::sampleSentences(400, 9);
   for (const std::string odd : {"", " ", "  zwei  Leerzeichen ", "Tab\tim Satz", "ĳssel ǆungla", "a ¨ b ´ c",
                                 "\xC2\xA0nbsp\xC2\xA0", "Œuvre ſchön Ÿ", "x\xCC\x81 y \xCC\x81z", "Hund.\"", "日本 語", "„Ja“ – ‚nein‘ — …"})
     lines.push_back(odd);
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("word by word through the cache, lines get exactly SentencePiece's ids") {
+  const BpeModel bpe(test::sharedBpeModelPath());
+  WordCachedEncoder cached(bpe, 50);  // small: the cache starts again several times
+  const auto lines = sentencesAndOddLines();
   std::size_t split = 0;
   for (const auto& line : lines) {
     INFO(line);
@@ -116,6 +126,42 @@ TEST_CASE("word by word through the cache, lines get exactly SentencePiece's ids
   CHECK_FALSE(WordCachedEncoder::splittable("Tab\tim Satz"));
   CHECK_FALSE(WordCachedEncoder::splittable("a ¨ b"));
   CHECK(WordCachedEncoder::splittable("Œuvre für Ärzte"));
+}
+
+TEST_CASE("a model's source word cache gives the codec SentencePiece's pieces and ids, cut alike, from two threads") {
+  const BpeModel bpe(test::sharedBpeModelPath());
+  const SourceWordCache words(bpe, 50);  // small: the cache starts again several times
+  const auto lines = sentencesAndOddLines();
+  auto compare = [&](std::size_t maxPieces, bool backwards, int& differing) {
+    const TextCodec whole(bpe, bpe, maxPieces), cached(bpe, bpe, maxPieces, &words);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      const auto& line = lines[backwards ? lines.size() - 1 - k : k];
+      const auto a = whole.source(line), b = cached.source(line);
+      differing += a.ids != b.ids || a.pieces != b.pieces || a.inputPieces != b.inputPieces || a.truncated != b.truncated;
+    }
+  };
+  for (const std::size_t maxPieces : {std::size_t{0}, std::size_t{3}}) {
+    INFO("max pieces " << maxPieces);
+    int one = 0, other = 0;
+    std::thread t1([&] { compare(maxPieces, false, one); });
+    std::thread t2([&] { compare(maxPieces, true, other); });
+    t1.join();
+    t2.join();
+    CHECK(one == 0);
+    CHECK(other == 0);
+  }
+  const std::string longWord = "Donaudampfschifffahrtsgesellschaftskapitän" + std::string(SourceWordCache::kLongestWord, 'e');
+  const std::string withLongWord = "Ein " + longWord + " rennt";  // a word past the longest kept, twice
+  const SourceWordCache fresh(bpe);
+  CHECK(TextCodec(bpe, bpe, 0, &fresh).source(withLongWord).ids == bpe.encodeIds(withLongWord));
+  CHECK(fresh.size() == 2);  // "Ein" and "rennt": not the long word
+  CHECK(TextCodec(bpe, bpe, 0, &words).source(withLongWord).pieces == TextCodec(bpe, bpe, 0).source(withLongWord).pieces);
+  std::vector<std::string> pieces{"kept"};
+  std::vector<int> ids{7};
+  words.encode("Ein Hund", pieces, ids);  // appends
+  CHECK(pieces.front() == "kept");
+  CHECK(ids.size() == pieces.size());
+  CHECK(std::vector<int>(ids.begin() + 1, ids.end()) == bpe.encodeIds("Ein Hund"));
 }
 
 TEST_CASE("text codec: a source's pieces as written with </s>, cut at the maximum; targets back to text") {
