@@ -3,6 +3,8 @@
 # greedy and beam K, with the defaults (the shortlist and int8 where the model has them), and speed with the
 # defaults at 1 and 2 threads: in process (the test set twice over less once, best of --rounds, as
 # bench/vs-ct2.sh --in-process counts) and as whole processes, in source words a second.
+# A last line gives the ratio at one thread in process by nmt-bench-translate (median of --rounds, alternated),
+# steadier than the difference of whole-process times.
 #   bench/distill.sh --teacher DIR [--student DIR] [--minutes 60] [--rounds 3] [--beam 5] [--data DIR]
 #                    [-- nmt-distill options]
 # --teacher DIR   the teacher's model directory (the 60-minute full-Transformer preset's run, for the issue's row)
@@ -73,4 +75,19 @@ for who in teacher student; do
 done
 for t in 1 2; do
   printf 'the student against the teacher at %s thread(s): %.2fx in process\n' "$t" "$(echo "${IN[teacher$t]} / ${IN[student$t]}" | bc -l)"
+done
+# The same ratio at one thread without process start-up in it: nmt-bench-translate's greedy time with the
+# defaults (the test set in one process), alternated, the median of --rounds each. (At two threads it runs one
+# batch at a time on both, not nmt-translate's batches side by side: not the defaults, so not shown.)
+greedy() { "$BIN/nmt-bench-translate" --model "$1" --input "$SRC" --threads "$2" --latency 1 2>&1 | awk '/greedy \(batch/ { print $4 }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for t in 1; do
+  declare -a BT=() BS=()
+  for round in $(seq "$ROUNDS"); do
+    BT+=("$(greedy "$TEACHER" "$t")")
+    BS+=("$(greedy "$STUDENT" "$t")")
+  done
+  mt=$(median "${BT[@]}") ms=$(median "${BS[@]}")
+  printf 'nmt-bench-translate at %s thread(s), median of %s: teacher %s s, student %s s: %.2fx\n' "$t" "$ROUNDS" "$mt" "$ms" \
+    "$(echo "$mt / $ms" | bc -l)"
 done
