@@ -79,15 +79,13 @@ done
 # The same ratio at one thread without process start-up in it: nmt-bench-translate's greedy time with the
 # defaults (the test set in one process), alternated, the median of --rounds each. (At two threads it runs one
 # batch at a time on both, not nmt-translate's batches side by side: not the defaults, so not shown.)
-greedy() { "$BIN/nmt-bench-translate" --model "$1" --input "$SRC" --threads "$2" --latency 1 2>&1 | awk '/greedy \(batch/ { print $4 }'; }
+greedy() { "$BIN/nmt-bench-translate" --model "$1" --input "$SRC" --threads 1 --latency 1 2>&1 | awk '/greedy \(batch/ { print $4 }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-for t in 1; do
-  declare -a BT=() BS=()
-  for round in $(seq "$ROUNDS"); do
-    BT+=("$(greedy "$TEACHER" "$t")")
-    BS+=("$(greedy "$STUDENT" "$t")")
-  done
-  mt=$(median "${BT[@]}") ms=$(median "${BS[@]}")
-  printf 'nmt-bench-translate at %s thread(s), median of %s: teacher %s s, student %s s: %.2fx\n' "$t" "$ROUNDS" "$mt" "$ms" \
-    "$(echo "$mt / $ms" | bc -l)"
+BT=() BS=()
+for round in $(seq "$ROUNDS"); do
+  BT+=("$(greedy "$TEACHER")")
+  BS+=("$(greedy "$STUDENT")")
 done
+mt=$(median "${BT[@]}") ms=$(median "${BS[@]}")
+printf 'nmt-bench-translate at 1 thread, median of %s: teacher %s s, student %s s: %.2fx\n' "$ROUNDS" "$mt" "$ms" \
+  "$(echo "$mt / $ms" | bc -l)"
