@@ -6,17 +6,19 @@
 # A last line gives the ratio at one thread in process by nmt-bench-translate (median of --rounds, alternated),
 # steadier than the difference of whole-process times.
 #   bench/distill.sh --teacher DIR [--student DIR] [--minutes 60] [--rounds 3] [--beam 5] [--data DIR]
-#                    [-- nmt-distill options]
+#                    [--ct2 on|off] [-- nmt-distill options]
 # --teacher DIR   the teacher's model directory (the 60-minute full-Transformer preset's run, for the issue's row)
 # --student DIR   the student's (default runs/distill-student-MINUTESmin); distilled and trained there unless it
 #                 holds best.pt already (then only measured)
 # --minutes M     the student's training budget (--max-time; default 60)
-# CTranslate2's int8 on the student: bench/vs-ct2.sh --model STUDENT --in-process (its converter reads the
-# encoder's and decoder's depths from the student's config.ini).
+# --ct2 on|off   last, CTranslate2 on the student (bench/vs-ct2.sh --in-process in STUDENT-vs-ct2/, rounds as
+#                 --rounds, 1 and 2 threads), its greedy in-process rows for CTranslate2 int8 and nmt's defaults;
+#                 default on where the peer (../shared/peers/ct2) and its converter's python3-torch are there,
+#                 else a line says why it was left out. About five minutes more.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
-TEACHER="" STUDENT="" MINUTES=60 ROUNDS=3 BEAM=5 DATA=$ROOT/data/multi30k
+TEACHER="" STUDENT="" MINUTES=60 ROUNDS=3 BEAM=5 DATA=$ROOT/data/multi30k CT2=auto
 while [ $# -gt 0 ]; do
   case $1 in
     --teacher) TEACHER=$2; shift 2 ;;
@@ -25,11 +27,13 @@ while [ $# -gt 0 ]; do
     --rounds) ROUNDS=$2; shift 2 ;;
     --beam) BEAM=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
+    --ct2) CT2=$2; shift 2 ;;
     --) shift; break ;;
-    *) echo "usage: $0 --teacher DIR [--student DIR] [--minutes M] [--rounds N] [--beam K] [--data DIR] [-- nmt-distill options]" >&2; exit 2 ;;
+    *) echo "usage: $0 --teacher DIR [--student DIR] [--minutes M] [--rounds N] [--beam K] [--data DIR] [--ct2 on|off] [-- nmt-distill options]" >&2; exit 2 ;;
   esac
 done
 [ -n "$TEACHER" ] || { echo "$0: --teacher DIR is required" >&2; exit 2; }
+case $CT2 in on | off | auto) ;; *) echo "$0: --ct2 is on or off, not '$CT2'" >&2; exit 2 ;; esac
 STUDENT=${STUDENT:-$ROOT/runs/distill-student-${MINUTES}min}
 [ -f "$DATA/test_2016_flickr.de" ] || "$ROOT/data/get-multi30k.sh" "$DATA"
 SRC=$DATA/test_2016_flickr.de REF=$DATA/test_2016_flickr.en
@@ -89,3 +93,19 @@ done
 mt=$(median "${BT[@]}") ms=$(median "${BS[@]}")
 printf 'nmt-bench-translate at 1 thread, median of %s: teacher %s s, student %s s: %.2fx\n' "$ROUNDS" "$mt" "$ms" \
   "$(echo "$mt / $ms" | bc -l)"
+
+# CTranslate2's int8 on the student, timed by bench/vs-ct2.sh the same way (in process: twice over less once).
+PEER=$ROOT/../shared/peers/ct2
+if [ "$CT2" = auto ]; then
+  CT2=on
+  [ -x "$PEER/install/bin/ct2-translator" ] || { CT2=off; echo "CTranslate2: left out (no peer in $PEER)"; }
+  [ $CT2 = off ] || /usr/bin/python3 -c 'import torch' 2> /dev/null ||
+    { CT2=off; echo "CTranslate2: left out (its converter needs Debian's python3-torch: apt-get install -y python3-torch)"; }
+fi
+if [ "$CT2" = on ]; then
+  "$ROOT/bench/vs-ct2.sh" --model "$STUDENT" --work "$STUDENT-vs-ct2" --rounds "$ROUNDS" --threads "1 2" --in-process \
+    > "$STUDENT-vs-ct2.log" 2>&1 || { echo "CTranslate2: bench/vs-ct2.sh failed: $STUDENT-vs-ct2.log" >&2; exit 1; }
+  echo "CTranslate2 on the student, greedy, in process (bench/vs-ct2.sh; its whole report: $STUDENT-vs-ct2/summary.txt):"
+  awk '/^\| threads \| decoding \| system \| whole process/ { table = 1 }
+       table && (/^\| (threads|---)/ || /\| greedy \| (CTranslate2 int8( inter)?|nmt defaults) \| /)' "$STUDENT-vs-ct2/summary.txt"
+fi
