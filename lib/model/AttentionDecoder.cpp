@@ -2,6 +2,7 @@
 
 #include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
+#include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
 namespace nmt {
@@ -69,7 +70,7 @@ std::vector<torch::Tensor> AttentionDecoderImpl::rnnWeights() const {
 std::tuple<torch::Tensor, torch::Tensor, torch::Tensor, torch::Tensor, RecurrentState> AttentionDecoderImpl::advance(
     const torch::Tensor& tokens, const RecurrentState& state, const torch::Tensor& values, const torch::Tensor& keys,
     const torch::Tensor& mask) {
-  const auto embedded = dropout_(embedding_(tokens));  // [B, E]
+  const auto embedded = drop(dropout_, embedding_(tokens));  // [B, E]
   auto [context, weights] = attention_(state.h[-1], keys, values, mask);
   const auto input = torch::cat({embedded, context}, 1).unsqueeze(1);  // [B, 1, E + D]
   RecurrentState next;
@@ -93,7 +94,7 @@ torch::Tensor AttentionDecoderImpl::outputOf(const torch::Tensor& features, cons
 
 torch::Tensor AttentionDecoderImpl::logits(const torch::Tensor& hidden, const torch::Tensor& context,
                                            const torch::Tensor& embedded) {
-  return outputOf(dropout_(torch::cat({hidden, context, embedded}, -1)), nullptr);
+  return outputOf(drop(dropout_, torch::cat({hidden, context, embedded}, -1)), nullptr);
 }
 
 OutputSlice AttentionDecoderImpl::sliceOutput(const std::vector<int>& ids) const { return output_.slice(ids); }

@@ -3,6 +3,7 @@
 #include "kernels/InferenceAttention.h"
 #include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
+#include "model/TrainingDropout.h"
 #include "util/TorchCompat.h"
 
 #include <cmath>
@@ -109,7 +110,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   }
   const auto weights = torch::softmax(scores, -1);
   const auto heads = oneQuery ? (weights.transpose(-2, -1) * values).sum(2, /*keepdim=*/true)
-                              : torch::matmul(dropout_(weights), values);  // [B, H, Sq, dk]
+                              : torch::matmul(drop(dropout_, weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
   return {outputProjection(joined), weights};
 }

@@ -1,6 +1,7 @@
 #include "model/RnnEncoder.h"
 
 #include "model/Layers.h"
+#include "model/TrainingDropout.h"
 #include "tokenization/SpecialIds.h"
 
 #include <algorithm>
@@ -68,7 +69,7 @@ void RnnEncoderImpl::quantize() {
 
 EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::Tensor& lengths,
                                       const torch::Tensor& mask) {
-  const auto embedded = dropout_(embedding_(source));
+  const auto embedded = drop(dropout_, embedding_(source));
   if (int8Gru_ && !is_training()) {
     auto [outputs, h] = (*int8Gru_)(embedded, lengths.cpu());
     return {outputs, mask, bridge(h, torch::Tensor())};
@@ -93,7 +94,7 @@ EncoderOutput RnnEncoderImpl::forward(const torch::Tensor& source, const torch::
     outputs = unpack(packedOut);
     std::tie(h, c) = last;
   }
-  return {dropout_(outputs), mask, bridge(h, c)};
+  return {drop(dropout_, outputs), mask, bridge(h, c)};
 }
 
 }  // namespace nmt

@@ -1,0 +1,115 @@
+#include "model/TrainingDropout.h"
+
+#include "kernels/VectorClones.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
+#include <ATen/Functions.h>
+#include <torch/autograd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+
+namespace nmt {
+namespace {
+
+// One element's draw: a bijection of its index under the call's two keys (two rounds of Wellons's
+// lowbias32 mixer), so no two elements of a call share a draw and calls with other keys differ.
+inline uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  return x ^ (x >> 16);
+}
+
+inline uint32_t draw(uint32_t index, uint32_t key1, uint32_t key2) {
+  return mix32(mix32(index * 0x9e3779b9u + key1) ^ key2);
+}
+
+struct Keys {
+  uint32_t key1, key2, below;  // an element is dropped where its draw is below `below` (p x 2^32)
+  float keep;                  // 1 / (1 - p), what a kept element is multiplied by
+};
+
+// out = in x keep where kept, else 0; in and out may be one array
+NMT_VECTOR_CLONES
+void dropFloats(const float* in, float* out, int64_t n, Keys k) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float value = in[i] * k.keep;  // read whether kept or not, so that the loop vectorizes
+    out[i] = draw(static_cast<uint32_t>(i), k.key1, k.key2) < k.below ? 0.0f : value;
+  }
+}
+
+// the same on bfloat16's bits: widened to float, multiplied, rounded to the nearest even (as c10::BFloat16;
+// a NaN stays one: the product's quiet bit lies in the upper half)
+NMT_VECTOR_CLONES
+void dropBFloats(const uint16_t* in, uint16_t* out, int64_t n, Keys k) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t wide = static_cast<uint32_t>(in[i]) << 16;
+    float value;
+    std::memcpy(&value, &wide, sizeof value);
+    value *= k.keep;
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const uint32_t rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+    const uint32_t kept = 0u - static_cast<uint32_t>(draw(static_cast<uint32_t>(i), k.key1, k.key2) >= k.below);
+    out[i] = static_cast<uint16_t>(rounded & kept);
+  }
+}
+
+at::Tensor dropped(const at::Tensor& x, const Keys& keys) {
+  const auto in = x.contiguous();
+  auto out = at::empty(in.sizes(), in.options());
+  if (in.scalar_type() == at::kFloat)
+    dropFloats(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), keys);
+  else
+    dropBFloats(reinterpret_cast<const uint16_t*>(in.data_ptr<at::BFloat16>()),
+                reinterpret_cast<uint16_t*>(out.data_ptr<at::BFloat16>()), in.numel(), keys);
+  return out;
+}
+
+Keys keysFor(double p) {
+  uint64_t seed;
+  {
+    auto generator = at::globalContext().defaultGenerator(c10::Device(c10::kCPU));
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    seed = at::check_generator<at::CPUGeneratorImpl>(generator)->random64();
+  }
+  const auto below = static_cast<uint32_t>(std::min<long long>(std::llround(p * 4294967296.0), 4294967295LL));
+  return {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), below, static_cast<float>(1.0 / (1.0 - p))};
+}
+
+// The mask is never stored: the backward pass draws it again from the keys (no memory beside the
+// activations, one pass each way).
+struct DropoutFunction : torch::autograd::Function<DropoutFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& x, double p) {
+    const Keys keys = keysFor(p);
+    context->saved_data["key1"] = static_cast<int64_t>(keys.key1);
+    context->saved_data["key2"] = static_cast<int64_t>(keys.key2);
+    context->saved_data["below"] = static_cast<int64_t>(keys.below);
+    context->saved_data["keep"] = static_cast<double>(keys.keep);
+    return dropped(x, keys);
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list gradients) {
+    const Keys keys{static_cast<uint32_t>(context->saved_data["key1"].toInt()),
+                    static_cast<uint32_t>(context->saved_data["key2"].toInt()),
+                    static_cast<uint32_t>(context->saved_data["below"].toInt()),
+                    static_cast<float>(context->saved_data["keep"].toDouble())};
+    return {dropped(gradients[0], keys), at::Tensor()};
+  }
+};
+
+}  // namespace
+
+at::Tensor trainingDropout(const at::Tensor& x, double p) {
+  if (p <= 0.0) return x;
+  const bool ours = x.device().is_cpu() && (x.scalar_type() == at::kFloat || x.scalar_type() == at::kBFloat16);
+  if (!ours || p >= 1.0) return at::dropout(x, p, /*train=*/true);
+  return DropoutFunction::apply(x, p);
+}
+
+}  // namespace nmt
