@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 namespace nmt {
@@ -33,7 +34,7 @@ struct Keys {
   float keep;                  // 1 / (1 - p), what a kept element is multiplied by
 };
 
-// out = in x keep where kept, else 0; in and out may be one array
+// out = in x keep where kept, else 0 (an index past 2^32 would draw again: no tensor here comes near)
 NMT_VECTOR_CLONES
 void dropFloats(const float* in, float* out, int64_t n, Keys k) {
   for (int64_t i = 0; i < n; ++i) {
