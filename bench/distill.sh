@@ -13,8 +13,8 @@
 # --minutes M     the student's training budget (--max-time; default 60)
 # --ct2 on|off   last, CTranslate2 on the student (bench/vs-ct2.sh --in-process in STUDENT-vs-ct2/, rounds as
 #                 --rounds, 1 and 2 threads), its greedy in-process rows for CTranslate2 int8 and nmt's defaults;
-#                 default on where the peer (../shared/peers/ct2) and its converter's python3-torch are there,
-#                 else a line says why it was left out. About five minutes more.
+#                 default on where `bench/vs-ct2.sh --check` finds what it needs (the peer ../shared/peers/ct2,
+#                 its converter's python3-torch, ...), else a line says why it was left out. About five minutes more.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
@@ -95,12 +95,9 @@ printf 'nmt-bench-translate at 1 thread, median of %s: teacher %s s, student %s 
   "$(echo "$mt / $ms" | bc -l)"
 
 # CTranslate2's int8 on the student, timed by bench/vs-ct2.sh the same way (in process: twice over less once).
-PEER=$ROOT/../shared/peers/ct2
-if [ "$CT2" = auto ]; then
-  CT2=on
-  [ -x "$PEER/install/bin/ct2-translator" ] || { CT2=off; echo "CTranslate2: left out (no peer in $PEER)"; }
-  [ $CT2 = off ] || /usr/bin/python3 -c 'import torch' 2> /dev/null ||
-    { CT2=off; echo "CTranslate2: left out (its converter needs Debian's python3-torch: apt-get install -y python3-torch)"; }
+if [ "$CT2" = auto ]; then  # on where bench/vs-ct2.sh finds what it needs
+  if why=$("$ROOT/bench/vs-ct2.sh" --model "$STUDENT" --check 2>&1); then CT2=on
+  else CT2=off; echo "CTranslate2: left out (${why#vs-ct2: })"; fi
 fi
 if [ "$CT2" = on ]; then
   "$ROOT/bench/vs-ct2.sh" --model "$STUDENT" --work "$STUDENT-vs-ct2" --rounds "$ROUNDS" --threads "1 2" --in-process \

@@ -44,6 +44,9 @@
 #                    each side's in-process seconds for the test set: the best 2x run's seconds less the best 1x
 #                    run's, which leaves out what a process costs once (start-up, loading the model); a second
 #                    table, with the ratios of those (about 3x the timing)
+# --check          only check that the run has what it needs (the peer, its converter's python3-torch and
+#                    python3-numpy, ct2-translator's libraries, the data, a full-Transformer --model): exit 0, or
+#                    1 with the reason on stderr
 # Environment: NMT_BIN (default build/bin), NICE (default 0: unniced). Defaults are relative to the
 # repository root, paths on the command line to the current directory. Time on an idle machine: CTranslate2's
 # OpenMP threads spin, and beside another busy process it can take many times longer.
@@ -67,7 +70,7 @@ NICE=${NICE:-0}
 CONFIG=configs/multi30k-de-en-transformer-full.ini
 PY=/usr/bin/python3  # Debian's Python, the one that sees python3-torch
 
-MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5 IN_PROCESS=0 LATENCY=0 LATENCY_LINES=1000
+MODEL="" TRAIN_STEPS="" WORK=$ROOT/runs/vs-ct2 ROUNDS=2 THREADS="1 2" BEAM=5 IN_PROCESS=0 LATENCY=0 LATENCY_LINES=1000 CHECK=0
 CT2_INCLUDE=""
 SRC="" REF="" PEER=$ROOT/../shared/peers/ct2
 ROWS=(ct2-f32 ct2-f32-inter ct2-int8 ct2-int8-inter nmt-same nmt-same-int8 nmt-default nmt-default-f32)
@@ -75,7 +78,7 @@ declare -A LABEL SECONDS_OF PIECES_OF RATES FASTEST BLEU SAME
 
 usage() {
   echo "usage: $0 (--model DIR | --train-steps N) [--work DIR] [--rounds N] [--threads \"1 2\"] [--beam K]" \
-       "[--source FILE --reference FILE] [--peer DIR] [--in-process] [--latency [--latency-lines N]]   ($0 --help: details)" >&2
+       "[--source FILE --reference FILE] [--peer DIR] [--in-process] [--latency [--latency-lines N]] [--check]   ($0 --help: details)" >&2
   exit 2
 }
 die() { echo "vs-ct2: $*" >&2; exit 1; }
@@ -106,6 +109,7 @@ parse_args() {
       -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
       --in-process) IN_PROCESS=1; shift; continue ;;
       --latency) LATENCY=1; shift; continue ;;
+      --check) CHECK=1; shift; continue ;;
     esac
     [ $# -ge 2 ] || usage
     case $1 in
@@ -549,6 +553,11 @@ latency() {
 
 main() {
   parse_args "$@"
+  if [ "$CHECK" = 1 ]; then
+    preflight
+    [ -n "$TRAIN_STEPS" ] || check_model
+    exit 0
+  fi
   mkdir -p "$WORK/logs"
   LABEL=([ct2-f32]="CTranslate2 float32" [ct2-f32-inter]="CTranslate2 float32 inter" [ct2-int8]="CTranslate2 int8"
          [ct2-int8-inter]="CTranslate2 int8 inter"
