@@ -71,36 +71,31 @@ at::Tensor dropped(const at::Tensor& x, const Keys& keys) {
   return out;
 }
 
-Keys keysFor(double p) {
-  uint64_t seed;
-  {
-    auto generator = at::globalContext().defaultGenerator(c10::Device(c10::kCPU));
-    std::lock_guard<std::mutex> lock(generator.mutex());
-    seed = at::check_generator<at::CPUGeneratorImpl>(generator)->random64();
-  }
+uint64_t nextSeed() {
+  auto generator = at::globalContext().defaultGenerator(c10::Device(c10::kCPU));
+  std::lock_guard<std::mutex> lock(generator.mutex());
+  return at::check_generator<at::CPUGeneratorImpl>(generator)->random64();
+}
+
+Keys keysOf(uint64_t seed, double p) {
   const auto below = static_cast<uint32_t>(std::min<long long>(std::llround(p * 4294967296.0), 4294967295LL));
   return {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), below, static_cast<float>(1.0 / (1.0 - p))};
 }
 
-// The mask is never stored: the backward pass draws it again from the keys (no memory beside the
+// The mask is never stored: the backward pass draws it again from the seed (no memory beside the
 // activations, one pass each way).
 struct DropoutFunction : torch::autograd::Function<DropoutFunction> {
   static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& x, double p) {
-    const Keys keys = keysFor(p);
-    context->saved_data["key1"] = static_cast<int64_t>(keys.key1);
-    context->saved_data["key2"] = static_cast<int64_t>(keys.key2);
-    context->saved_data["below"] = static_cast<int64_t>(keys.below);
-    context->saved_data["keep"] = static_cast<double>(keys.keep);
-    return dropped(x, keys);
+    const uint64_t seed = nextSeed();
+    context->saved_data["seed"] = static_cast<int64_t>(seed);
+    context->saved_data["p"] = p;
+    return dropped(x, keysOf(seed, p));
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
                                                  torch::autograd::variable_list gradients) {
-    const Keys keys{static_cast<uint32_t>(context->saved_data["key1"].toInt()),
-                    static_cast<uint32_t>(context->saved_data["key2"].toInt()),
-                    static_cast<uint32_t>(context->saved_data["below"].toInt()),
-                    static_cast<float>(context->saved_data["keep"].toDouble())};
-    return {dropped(gradients[0], keys), at::Tensor()};
+    const auto seed = static_cast<uint64_t>(context->saved_data["seed"].toInt());
+    return {dropped(gradients[0], keysOf(seed, context->saved_data["p"].toDouble())), at::Tensor()};
   }
 };
 
