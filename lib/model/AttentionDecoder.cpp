@@ -184,7 +184,7 @@ DecoderOutput AttentionDecoderImpl::forward(const torch::Tensor& targetInput, co
   const auto allLogits = alwaysGold
                              ? logits(torch::stack(hiddens, 1), torch::stack(contexts, 1), torch::stack(embeddeds, 1))
                              : torch::stack(stepLogits, 1);
-  return {torch::log_softmax(allLogits, -1), torch::stack(weightsPerStep, 1), torch::stack(inputs, 1)};
+  return {allLogits, torch::stack(weightsPerStep, 1), torch::stack(inputs, 1)};
 }
 
 }  // namespace nmt

@@ -48,6 +48,8 @@ bool movedRowsOnHost(const at::Tensor& t, const std::vector<int64_t>& to, const 
 
 at::Tensor DecoderStep::logProbs() const { return at::log_softmax(logits, -1); }
 
+at::Tensor DecoderOutput::logProbs() const { return at::log_softmax(logits, -1); }
+
 template <typename Kind>
 int64_t RowTensors<Kind>::rows() const {
   return parts_.empty() ? 0 : parts_[0].tensor.size(parts_[0].batchDim);

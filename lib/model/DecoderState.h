@@ -85,9 +85,11 @@ struct DecoderStep {
 };
 
 struct DecoderOutput {
-  at::Tensor logProbs;   // [B, T, V]
+  at::Tensor logits;     // [B, T, V] the output layer's scores (training's loss reads them: train/LabelSmoothedLoss)
   at::Tensor attention;  // [B, T, S]; undefined where training ran fused attention (a Transformer decoder on a GPU)
   at::Tensor inputs;     // [B, T] the tokens actually fed at each step
+
+  at::Tensor logProbs() const;  // log_softmax(logits) [B, T, V]
 };
 
 }  // namespace nmt

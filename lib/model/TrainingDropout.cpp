@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Context.h>
 #include <ATen/Functions.h>
+#include <ATen/Parallel.h>
 #include <torch/autograd.h>
 
 #include <algorithm>
@@ -34,10 +35,11 @@ struct Keys {
   float keep;                  // 1 / (1 - p), what a kept element is multiplied by
 };
 
-// out = in x keep where kept, else 0 (an index past 2^32 would draw again: no tensor here comes near)
+// out = in x keep where kept, else 0, for elements begin to end: each draws by its index in the tensor, so
+// the mask is the same however the work is split (an index past 2^32 would draw again: no tensor here comes near)
 NMT_VECTOR_CLONES
-void dropFloats(const float* in, float* out, int64_t n, Keys k) {
-  for (int64_t i = 0; i < n; ++i) {
+void dropFloats(const float* in, float* out, int64_t begin, int64_t end, Keys k) {
+  for (int64_t i = begin; i < end; ++i) {
     const float value = in[i] * k.keep;  // read whether kept or not, so that the loop vectorizes
     out[i] = draw(static_cast<uint32_t>(i), k.key1, k.key2) < k.below ? 0.0f : value;
   }
@@ -46,8 +48,8 @@ void dropFloats(const float* in, float* out, int64_t n, Keys k) {
 // the same on bfloat16's bits: widened to float, multiplied, rounded to the nearest even (as c10::BFloat16;
 // a NaN stays one: the product's quiet bit lies in the upper half)
 NMT_VECTOR_CLONES
-void dropBFloats(const uint16_t* in, uint16_t* out, int64_t n, Keys k) {
-  for (int64_t i = 0; i < n; ++i) {
+void dropBFloats(const uint16_t* in, uint16_t* out, int64_t begin, int64_t end, Keys k) {
+  for (int64_t i = begin; i < end; ++i) {
     const uint32_t wide = static_cast<uint32_t>(in[i]) << 16;
     float value;
     std::memcpy(&value, &wide, sizeof value);
@@ -60,14 +62,19 @@ void dropBFloats(const uint16_t* in, uint16_t* out, int64_t n, Keys k) {
   }
 }
 
+constexpr int64_t kElementsPerTask = 1 << 16;
+
 at::Tensor dropped(const at::Tensor& x, const Keys& keys) {
   const auto in = x.contiguous();
   auto out = at::empty(in.sizes(), in.options());
-  if (in.scalar_type() == at::kFloat)
-    dropFloats(in.data_ptr<float>(), out.data_ptr<float>(), in.numel(), keys);
-  else
-    dropBFloats(reinterpret_cast<const uint16_t*>(in.data_ptr<at::BFloat16>()),
-                reinterpret_cast<uint16_t*>(out.data_ptr<at::BFloat16>()), in.numel(), keys);
+  // on LibTorch's intra-op threads (two hash rounds an element: arithmetic more than memory)
+  at::parallel_for(0, in.numel(), kElementsPerTask, [&](int64_t begin, int64_t end) {
+    if (in.scalar_type() == at::kFloat)
+      dropFloats(in.data_ptr<float>(), out.data_ptr<float>(), begin, end, keys);
+    else
+      dropBFloats(reinterpret_cast<const uint16_t*>(in.data_ptr<at::BFloat16>()),
+                  reinterpret_cast<uint16_t*>(out.data_ptr<at::BFloat16>()), begin, end, keys);
+  });
   return out;
 }
 

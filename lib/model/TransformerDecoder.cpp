@@ -247,7 +247,7 @@ DecoderOutput TransformerDecoderImpl::forward(const torch::Tensor& targetInput, 
   TORCH_CHECK(teacherForcingRatio >= 1.0, "the Transformer decoder trains with teacher forcing only");
   auto [logits, state, attention] =
       run(targetInput, initialState(encoded), prepare(encoded), nullptr, torch::Tensor());
-  return {torch::log_softmax(logits, -1), attention, targetInput};
+  return {logits, attention, targetInput};
 }
 
 }  // namespace nmt

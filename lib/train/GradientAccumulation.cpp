@@ -20,7 +20,7 @@ AccumulatedLoss accumulateGradients(Seq2Seq& model, const std::vector<Batch>& ba
     {
       const AutocastScope autocast(device, settings.precision);
       const auto decoded = model->forward(batch, settings.teacherForcing);
-      terms = labelSmoothedLoss(decoded.logProbs.to(torch::kFloat), batch.gold(), settings.labelSmoothing,
+      terms = labelSmoothedLoss(decoded.logits, batch.gold(), settings.labelSmoothing,
                                 SpecialIds::kPad, goldTokens(batch));
     }
     const auto loss = terms.loss / static_cast<double>(out.tokens);

@@ -2,6 +2,7 @@
 
 #include "train/Checkpoint.h"
 #include "train/CheckpointAveraging.h"
+#include "train/FusedAdam.h"
 #include "train/GradientAccumulation.h"
 #include "train/GradientClipping.h"
 #include "train/TrainingCurves.h"
@@ -291,7 +292,7 @@ std::optional<TrainOutcome> Trainer::step(const std::vector<std::vector<std::siz
                                     std::isfinite(lossValue) ? norm : lossValue, lastSavedStep_, directory_.last())};
   }
   if (apply) {
-    optimizer_->step();
+    adamStep(*optimizer_);
     state_.windowLoss += lossValue * static_cast<double>(tokens);
     state_.windowTokens += tokens;
   }

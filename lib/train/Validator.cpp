@@ -33,7 +33,7 @@ ValidationResult Validator::run(Seq2Seq& model) const {
     const Batch batch = makeBatch(pairs_, {rows.begin(), rows.end()}, device_);
     const auto out = model->forward(batch, 1.0);
     const auto gold = batch.gold();
-    const auto terms = labelSmoothedLoss(out.logProbs, gold, 0.0, SpecialIds::kPad);
+    const auto terms = labelSmoothedLoss(out.logits, gold, 0.0, SpecialIds::kPad);
     nll += terms.nll.item<double>();
     tokens += terms.tokens;
     const auto translations = greedySearch(model, batch, limits_, false, nullptr, /*scores=*/false);

@@ -9,7 +9,9 @@
 #include <c10/util/Exception.h>
 #include <torch/version.h>
 
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #define NMT_TORCH_AT_LEAST(major, minor) \
@@ -79,6 +81,21 @@ inline void setAutocast(c10::DeviceType type, bool enabled, c10::ScalarType dtyp
     at::autocast::set_cpu_enabled(enabled);
   }
 #endif
+}
+
+// The key of a parameter's entry in a torch::optim optimizer's state(): its TensorImpl's address as text
+// (c10::guts::to_string's form) in 1.13, the address itself in later versions; told apart by the map's key
+// type. A template, so that this header needs no optimizer header.
+template <typename Optimizer, typename Tensor>
+auto optimizerStateKey(Optimizer& optimizer, const Tensor& parameter) {
+  using Key = typename std::decay_t<decltype(optimizer.state())>::key_type;
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream text;
+    text << parameter.unsafeGetTensorImpl();
+    return Key(text.str());
+  } else {
+    return static_cast<Key>(parameter.unsafeGetTensorImpl());
+  }
 }
 
 // LibTorch's fused attention, at::scaled_dot_product_attention (from 2.0; on a GPU its flash and

@@ -72,7 +72,7 @@ inline Seq2Seq copyModel(const std::string& architecture = "rnn") {
     const Batch batch = makeBatch(pairs, rows, c10::Device(c10::kCPU));
     const auto out = model->forward(batch);
     const auto gold = batch.gold();
-    const auto loss = torch::nll_loss(out.logProbs.reshape({-1, 16}), gold.reshape(-1), {}, at::Reduction::Mean, 0);
+    const auto loss = torch::nll_loss(out.logProbs().reshape({-1, 16}), gold.reshape(-1), {}, at::Reduction::Mean, 0);
     adam.zero_grad();
     loss.backward();
     adam.step();

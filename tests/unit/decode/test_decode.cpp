@@ -458,8 +458,8 @@ TEST_CASE("int8 moves a trained model's score of each reference piece by less th
       auto q = quantizedModel(architecture);
       c10::InferenceMode inference;
       const Batch& batch = q.batch;
-      const auto fp32 = q.fp32->forward(batch, 1.0).logProbs;
-      const auto int8 = q.model->forward(batch, 1.0).logProbs;  // as forced decoding scores
+      const auto fp32 = q.fp32->forward(batch, 1.0).logProbs();
+      const auto int8 = q.model->forward(batch, 1.0).logProbs();  // as forced decoding scores
       const auto gold = batch.gold().unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
       // (0.072 seen with the output layer alone in int8, 0.11 with every layer of the Transformer and 7-bit activations)

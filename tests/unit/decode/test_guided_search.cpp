@@ -71,7 +71,7 @@ at::Tensor forcedDistributions(Seq2Seq& model, const std::vector<int>& source, c
   const std::vector<EncodedPair> pair{{source, target, 0}};
   const Batch batch = makeBatch(pair, {0}, cpu);
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
-  auto logits = model->teacherForced(batch.decoderInput(), encoded).logProbs[0].clone();
+  auto logits = model->teacherForced(batch.decoderInput(), encoded).logProbs()[0].clone();
   leaveOutUnproducible(logits, at::Tensor());
   return at::log_softmax(logits, -1);
 }

@@ -69,7 +69,7 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
         CHECK(encoded.initialState.h.sizes() == torch::IntArrayRef({2, B, 12}));
         CHECK(encoded.initialState.c.defined() == (cell == "lstm"));
         const auto out = model->forward(batch);
-        CHECK(out.logProbs.sizes() == torch::IntArrayRef({B, T, 22}));
+        CHECK(out.logProbs().sizes() == torch::IntArrayRef({B, T, 22}));
         CHECK(out.attention.sizes() == torch::IntArrayRef({B, T, S}));
         const auto memory = model->prepareDecoder(encoded);
         const auto step = model->decodeStep(batch.target.select(1, 0), model->initialDecoderState(encoded), memory);
@@ -80,7 +80,7 @@ TEST_CASE("output shapes for both encoders and both cells, batch sizes 1 and 3")
         CHECK(step.state.rows() == B);
         CHECK(step.state[0].sizes() == torch::IntArrayRef({2, B, 12}));
         // log-probabilities: each row exponentiates to a distribution
-        CHECK(torch::allclose(out.logProbs.exp().sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
+        CHECK(torch::allclose(out.logProbs().exp().sum(-1), torch::ones({B, T}), 1e-5, 1e-5));
       }
     }
   }
@@ -167,9 +167,9 @@ TEST_CASE("padding invariance: a sentence alone and in a padded batch gets the s
     const Batch batch = makeBatch(pairs, {0, 1, 2}, kCpu);
     const auto together = model->forward(batch);
     const int64_t row = std::find(batch.examples.begin(), batch.examples.end(), 1) - batch.examples.begin();
-    const int64_t T = alone.logProbs.size(1);
-    const auto mine = together.logProbs[row].narrow(0, 0, T);
-    CHECK(torch::allclose(mine, alone.logProbs[0], 0.0, 1e-5));
+    const int64_t T = alone.logProbs().size(1);
+    const auto mine = together.logProbs()[row].narrow(0, 0, T);
+    CHECK(torch::allclose(mine, alone.logProbs()[0], 0.0, 1e-5));
     const int64_t S = alone.attention.size(2);
     CHECK(torch::allclose(together.attention[row].narrow(0, 0, T).narrow(1, 0, S), alone.attention[0], 0.0, 1e-5));
   }
@@ -194,9 +194,9 @@ TEST_CASE("decoding step by step on the gold tokens gives forward's log-probabil
     const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
     const auto memory = model->prepareDecoder(encoded);
     DecoderState state = model->initialDecoderState(encoded);
-    for (int64_t t = 0; t < whole.logProbs.size(1); ++t) {
+    for (int64_t t = 0; t < whole.logProbs().size(1); ++t) {
       const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
-      CHECK(torch::allclose(step.logProbs(), whole.logProbs.select(1, t), 0.0, 1e-5));
+      CHECK(torch::allclose(step.logProbs(), whole.logProbs().select(1, t), 0.0, 1e-5));
       CHECK(torch::allclose(step.attention, whole.attention.select(1, t), 0.0, 1e-6));
       state = step.state;
     }
@@ -215,10 +215,10 @@ TEST_CASE("teacher forcing: ratio 1 feeds the gold tokens, ratio 0 the model's o
   const auto free = model->forward(batch, 0.0);
   CHECK(torch::equal(free.inputs.select(1, 0), gold.select(1, 0)));
   for (int64_t t = 1; t < gold.size(1); ++t)
-    CHECK(torch::equal(free.inputs.select(1, t), free.logProbs.select(1, t - 1).argmax(-1)));
+    CHECK(torch::equal(free.inputs.select(1, t), free.logProbs().select(1, t - 1).argmax(-1)));
   CHECK_FALSE(torch::equal(free.inputs, gold));  // an untrained model does not guess the gold tokens
   // The two paths agree while they are fed the same tokens: the first step.
-  CHECK(torch::allclose(free.logProbs.select(1, 0), forced.logProbs.select(1, 0), 0.0, 1e-6));
+  CHECK(torch::allclose(free.logProbs().select(1, 0), forced.logProbs().select(1, 0), 0.0, 1e-6));
 }
 
 TEST_CASE("gradients reach every parameter") {
@@ -233,7 +233,7 @@ TEST_CASE("gradients reach every parameter") {
       const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
       const auto out = model->forward(batch);
       const auto gold = batch.gold();
-      torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+      torch::nn::functional::nll_loss(out.logProbs().reshape({-1, config.targetVocab}), gold.reshape(-1),
                                       torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad))
           .backward();
       for (const auto& p : model->named_parameters()) {
@@ -277,7 +277,7 @@ TEST_CASE("a small model of each architecture learns to reverse sequences") {
       const Batch batch = makeBatch(train, rows, kCpu);
       const auto out = model->forward(batch);
       const auto gold = batch.gold();
-      auto loss = torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+      auto loss = torch::nn::functional::nll_loss(out.logProbs().reshape({-1, config.targetVocab}), gold.reshape(-1),
                                                   torch::nn::functional::NLLLossFuncOptions().ignore_index(0));
       adam.zero_grad();
       loss.backward();
@@ -364,7 +364,7 @@ TEST_CASE("save and load keep the config and the weights") {
   CHECK(loaded->config().toText() == model->config().toText());
   CHECK(loaded->parameterCount() == model->parameterCount());
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
-  CHECK(torch::equal(loaded->forward(batch).logProbs, model->forward(batch).logProbs));
+  CHECK(torch::equal(loaded->forward(batch).logProbs(), model->forward(batch).logProbs()));
   CHECK_FALSE(files::exists(dir.file("model.pt.tmp")));
 }
 
@@ -727,10 +727,10 @@ TEST_CASE("CUDA: every module's forward and backward on CUDA equal the CPU's") {
           const auto out = model->forward(batch);
           const auto gold = batch.gold();
           auto loss = torch::nn::functional::nll_loss(
-              out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+              out.logProbs().reshape({-1, config.targetVocab}), gold.reshape(-1),
               torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad));
           loss.backward();
-          return std::make_pair(out.logProbs.detach(), out.attention.defined() ? out.attention.detach() : at::Tensor());
+          return std::make_pair(out.logProbs().detach(), out.attention.defined() ? out.attention.detach() : at::Tensor());
         };
         const auto [cpuLogProbs, cpuAttention] = lossOf(cpu, test::kCpuDevice);
         const auto [cudaLogProbs, cudaAttention] = lossOf(cuda, test::kCudaDevice);

@@ -55,6 +55,23 @@ TEST_CASE("trainingDropout: decided by LibTorch's generator (so by --seed and a 
   CHECK(torch::equal(trainingDropout(x, 0.3), next));
 }
 
+TEST_CASE("trainingDropout: the same mask on one thread as on several (each element draws by its index)") {
+  const auto x = torch::ones({5, 100'003});  // several of the parallel pass's tasks, the last one short
+  const int threads = at::get_num_threads();
+  for (const auto type : {torch::kFloat, torch::kBFloat16}) {
+    CAPTURE(type);
+    at::set_num_threads(1);
+    torch::manual_seed(5);
+    const auto alone = trainingDropout(x.to(type), 0.4);
+    at::set_num_threads(3);
+    torch::manual_seed(5);
+    const auto shared = trainingDropout(x.to(type), 0.4);
+    CHECK(torch::equal(alone, shared));
+    checkShare(keptShare(alone), 0.6, x.numel());
+  }
+  at::set_num_threads(threads);
+}
+
 TEST_CASE("trainingDropout: the gradient passes where the element was kept, times 1 / (1 - p)") {
   torch::manual_seed(3);
   const auto x = (torch::rand({37, 129}) + 0.5).requires_grad_();

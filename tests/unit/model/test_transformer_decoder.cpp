@@ -52,7 +52,7 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
   const int64_t B = 3, S = batch.source.size(1), T = batch.target.size(1) - 1;
   const auto full = model->forward(batch);
-  CHECK(full.logProbs.sizes() == torch::IntArrayRef({B, T, 22}));
+  CHECK(full.logProbs().sizes() == torch::IntArrayRef({B, T, 22}));
   CHECK(full.attention.sizes() == torch::IntArrayRef({B, T, S}));
 
   const auto encoded = model->encode(batch.source, batch.sourceLengths, batch.sourceMask);
@@ -67,7 +67,7 @@ TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced 
   for (int64_t t = 0; t < T; ++t) {
     const auto step = model->decodeStep(batch.target.select(1, t), state, memory);
     INFO("position ", t);
-    CHECK(torch::allclose(step.logProbs(), full.logProbs.select(1, t), 1e-5, 1e-5));
+    CHECK(torch::allclose(step.logProbs(), full.logProbs().select(1, t), 1e-5, 1e-5));
     CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
     state = step.state;
     // each layer's self-attention keys and values, which positions are each row's own, the next positions
@@ -102,7 +102,7 @@ TEST_CASE("Transformer decoder: a fixed-length state steps as the growing one do
     INFO("position ", t);
     const auto step = model->decodeStep(batch.target.select(1, std::min(t, T - 1)), state, memory);
     if (t < T) {
-      CHECK(torch::allclose(step.logProbs(), full.logProbs.select(1, t), 1e-5, 1e-5));
+      CHECK(torch::allclose(step.logProbs(), full.logProbs().select(1, t), 1e-5, 1e-5));
       CHECK(torch::allclose(step.attention, full.attention.select(1, t), 1e-5, 1e-6));
     }
     state = step.state;
@@ -128,18 +128,18 @@ TEST_CASE("Transformer decoder: a position never sees later target tokens, and p
   torch::NoGradGuard noGrad;
   const auto pairs = somePairs();
   const Batch batch = makeBatch(pairs, {1}, kCpu);
-  const auto before = model->forward(batch).logProbs;
+  const auto before = model->forward(batch).logProbs();
   Batch changed = batch;
   changed.target = batch.target.clone();
   changed.target[0][4] = 5;  // a later token
-  const auto after = model->forward(changed).logProbs;
+  const auto after = model->forward(changed).logProbs();
   CHECK(torch::allclose(before.narrow(1, 0, 4), after.narrow(1, 0, 4), 0.0, 1e-6));
   CHECK_FALSE(torch::allclose(before.narrow(1, 4, 1), after.narrow(1, 4, 1), 0.0, 1e-4));
 
   // the same sentence inside a padded batch (shorter target, longer source neighbours)
   const Batch together = makeBatch(pairs, {0, 1, 2}, kCpu);
   const int64_t row = std::find(together.examples.begin(), together.examples.end(), 1) - together.examples.begin();
-  const auto all = model->forward(together).logProbs;
+  const auto all = model->forward(together).logProbs();
   CHECK(torch::allclose(all[row].narrow(0, 0, before.size(1)), before[0], 0.0, 1e-5));
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("Transformer decoder: gradients reach every parameter, tied, untied an
     const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
     const auto out = model->forward(batch);
     const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-    torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
+    torch::nn::functional::nll_loss(out.logProbs().reshape({-1, config.targetVocab}), gold.reshape(-1),
                                     torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad))
         .backward();
     bool decoderEmbedding = false, outputLayer = false;
@@ -205,7 +205,7 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   CHECK(loaded->config().toText() == c.toText());
   torch::NoGradGuard noGrad;
   const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
-  CHECK(torch::equal(model->forward(batch).logProbs, loaded->forward(batch).logProbs));
+  CHECK(torch::equal(model->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
 }
 
 TEST_CASE("attention heads: each chosen layer and head, named, shaped and labelled as the writer wants, rows summing to 1") {

@@ -8,6 +8,7 @@
 #include "tokenization/SpecialIds.h"
 #include "train/Checkpoint.h"
 #include "train/DynamicLossScaler.h"
+#include "train/FusedAdam.h"
 #include "train/GradientClipping.h"
 #include "train/LabelSmoothedLoss.h"
 #include "train/LrSchedule.h"
@@ -41,6 +42,108 @@ TEST_CASE("label-smoothed loss: hand-computed values, padding ignored") {
   const double uniform = -(logProbs[0][0].mean().item<double>() + logProbs[0][1].mean().item<double>());
   CHECK(smooth.loss.item<double>() == doctest::Approx(0.9 * nll + 0.1 * uniform));
   CHECK(smooth.nll.item<double>() == doctest::Approx(nll));
+}
+
+// The fused loss (float32 and bfloat16 logits on the CPU) against the same loss in double precision
+// through log_softmax (the path of every other type), and its gradient against autograd's there.
+TEST_CASE("label-smoothed loss from logits: the fused pass matches log_softmax in double, value and gradient") {
+  torch::manual_seed(7);
+  const int64_t vocabulary = 37;  // four vectors of eight and a tail of five
+  const auto gold = torch::tensor({{3, 0, 36, 5}, {0, 0, 1, 0}}, torch::kInt64);  // 0: padding
+  for (const double smoothing : {0.0, 0.1}) {
+    CAPTURE(smoothing);
+    const auto base = 3.0 * torch::randn({2, 4, vocabulary}, torch::kDouble);
+    auto reference = base.clone().requires_grad_(true);
+    const auto expected = labelSmoothedLoss(reference, gold, smoothing, 0);
+    (expected.loss * 0.5).backward();
+    for (const auto type : {torch::kFloat, torch::kBFloat16}) {
+      CAPTURE(type);
+      const bool bf16 = type == torch::kBFloat16;
+      // the reference's inputs are the float or bfloat16 values themselves
+      auto logits = base.to(type).requires_grad_(true);
+      auto exact = base.to(type).to(torch::kDouble).requires_grad_(true);
+      const auto want = labelSmoothedLoss(exact, gold, smoothing, 0);
+      (want.loss * 0.5).backward();
+      const auto got = labelSmoothedLoss(logits, gold, smoothing, 0);
+      CHECK(got.tokens == 4);
+      CHECK((got.loss.scalar_type() == torch::kFloat));
+      CHECK(got.loss.item<double>() == doctest::Approx(want.loss.item<double>()).epsilon(1e-6));
+      CHECK(got.nll.item<double>() == doctest::Approx(want.nll.item<double>()).epsilon(1e-6));
+      (got.loss * 0.5).backward();
+      REQUIRE((logits.grad().scalar_type() == type));
+      const auto grad = logits.grad().to(torch::kDouble);
+      // bfloat16 keeps 8 bits: half a unit in its last place of the largest entries (0.5 x 2^-8 of 0.5)
+      CHECK(torch::allclose(grad, exact.grad(), bf16 ? 1e-2 : 1e-6, bf16 ? 1e-3 : 1e-7));
+      // padding rows get nothing; every real row's gradient sums to 0 (softmax's does to 1, the targets too)
+      CHECK(torch::equal(grad[1][0], torch::zeros({vocabulary}, torch::kDouble)));
+      CHECK(torch::equal(grad[0][1], torch::zeros({vocabulary}, torch::kDouble)));
+      CHECK(std::abs(grad[0][2].sum().item<double>()) < (bf16 ? 1e-3 : 1e-6));
+      CHECK(grad[0][0][3].item<double>() < 0.0);  // the gold's entry pulls up
+    }
+  }
+}
+
+TEST_CASE("label-smoothed loss from logits: shifted rows give the same loss; a gold past the vocabulary is refused") {
+  torch::manual_seed(8);
+  const auto logits = torch::randn({1, 3, 20});
+  const auto gold = torch::tensor({{4, 19, 0}}, torch::kInt64);
+  const auto plain = labelSmoothedLoss(logits, gold, 0.1, -1);
+  const auto shifted = labelSmoothedLoss(logits + 1000.0f, gold, 0.1, -1);  // e^1000 would overflow
+  CHECK(std::isfinite(shifted.loss.item<float>()));
+  // (float32 spaces values near 1,000 by 6e-5)
+  CHECK(shifted.loss.item<double>() == doctest::Approx(plain.loss.item<double>()).epsilon(1e-3));
+  const auto error = errorOf([&] { labelSmoothedLoss(logits, torch::tensor({{4, 20, 0}}, torch::kInt64), 0.1, -1); });
+  CHECK(error.rfind("gold token 20 is outside the vocabulary of 20", 0) == 0);
+}
+
+TEST_CASE("adamStep: LibTorch's Adam within float rounding, its state where LibTorch keeps it") {
+  torch::manual_seed(9);
+  const std::vector<torch::Tensor> initial{torch::randn({300}), torch::randn({17, 33}), torch::randn({5})};
+  std::vector<torch::Tensor> ours, theirs;
+  for (const auto& t : initial) {
+    ours.push_back(t.clone().requires_grad_(true));
+    theirs.push_back(t.clone().requires_grad_(true));
+  }
+  torch::optim::Adam fused(ours, torch::optim::AdamOptions(1e-2));
+  torch::optim::Adam reference(theirs, torch::optim::AdamOptions(1e-2));
+  const auto close = [&] {
+    for (std::size_t i = 0; i < ours.size(); ++i)
+      if (!torch::allclose(ours[i], theirs[i], 1e-6, 1e-6)) return false;
+    return true;
+  };
+  for (int step = 0; step < 4; ++step) {
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      if (i == 2 && step < 2) continue;  // no gradient yet: untouched, no state
+      const auto grad = torch::randn(initial[i].sizes());
+      ours[i].mutable_grad() = grad.clone();
+      theirs[i].mutable_grad() = grad.clone();
+    }
+    adamStep(fused);
+    reference.step();
+    CHECK(close());
+    if (step < 2) CHECK(torch::equal(ours[2], initial[2]));
+  }
+  CHECK_FALSE(torch::allclose(ours[0], initial[0], 1e-3, 1e-3));  // it moved
+  // the state where LibTorch looks for it: its own step continues ours (a fresh state would move each
+  // weight by about the whole rate, 1e-2, not by what the moments say)
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    const auto grad = torch::randn(initial[i].sizes());
+    ours[i].mutable_grad() = grad.clone();
+    theirs[i].mutable_grad() = grad.clone();
+  }
+  fused.step();
+  reference.step();
+  CHECK(close());
+  // weight decay (which the fused pass does not do): LibTorch's step, the same weights exactly
+  auto a = initial[1].clone().requires_grad_(true), b = initial[1].clone().requires_grad_(true);
+  torch::optim::Adam decayed(std::vector<torch::Tensor>{a}, torch::optim::AdamOptions(1e-2).weight_decay(0.1));
+  torch::optim::Adam decayedReference(std::vector<torch::Tensor>{b}, torch::optim::AdamOptions(1e-2).weight_decay(0.1));
+  a.mutable_grad() = torch::ones_like(a);
+  b.mutable_grad() = torch::ones_like(b);
+  adamStep(decayed);
+  decayedReference.step();
+  CHECK(torch::equal(a, b));
+  CHECK_FALSE(torch::equal(a, initial[1]));
 }
 
 TEST_CASE("learning-rate schedules") {
@@ -168,11 +271,11 @@ TEST_CASE("under bf16 autocast the model trains and decodes with fp32 weights, c
     const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
     const Batch batch = makeBatch(pairs, {0, 1}, c10::Device(c10::kCPU));
     const auto gold = batch.gold();
-    const auto reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0);
+    const auto reference = labelSmoothedLoss(model->forward(batch).logits, gold, 0.0, 0);
     torch::Tensor loss;
     {
       const AutocastScope bf16(c10::Device(c10::kCPU), Precision::kBf16);
-      loss = labelSmoothedLoss(model->forward(batch).logProbs.to(torch::kFloat), gold, 0.0, 0).loss;
+      loss = labelSmoothedLoss(model->forward(batch).logits, gold, 0.0, 0).loss;
     }
     INFO(encoder);
     CHECK((loss.scalar_type() == torch::kFloat));
@@ -257,7 +360,7 @@ TEST_CASE("a checkpoint restores weights, Adam's state and the random generator 
   const Batch batch = makeBatch(pairs, {0, 1}, c10::Device(c10::kCPU));
   auto trainStep = [&](Seq2Seq& m, torch::optim::Adam& opt) {
     const auto out = m->forward(batch);
-    const auto loss = labelSmoothedLoss(out.logProbs, batch.gold(), 0.1, 0).loss;
+    const auto loss = labelSmoothedLoss(out.logits, batch.gold(), 0.1, 0).loss;
     opt.zero_grad();
     loss.backward();
     opt.step();
@@ -289,7 +392,7 @@ void trainStepOn(Seq2Seq& model, torch::optim::Adam& adam, const c10::Device& de
   const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
   const Batch batch = makeBatch(pairs, {0, 1}, device);
   const auto out = model->forward(batch);
-  const auto loss = labelSmoothedLoss(out.logProbs, batch.gold(), 0.1, 0).loss;
+  const auto loss = labelSmoothedLoss(out.logits, batch.gold(), 0.1, 0).loss;
   adam.zero_grad();
   loss.backward();
   adam.step();
@@ -389,11 +492,11 @@ TEST_CASE("CUDA: bf16 and fp16 training steps stay close to fp32 and keep fp32 w
     const std::vector<EncodedPair> pairs = {{{4, 5, 6}, {7, 8}, 1}, {{9, 10}, {11, 12, 13}, 2}};
     const Batch batch = makeBatch(pairs, {0, 1}, test::kCudaDevice);
     const auto gold = batch.gold();
-    const double reference = labelSmoothedLoss(model->forward(batch).logProbs, gold, 0.0, 0).loss.item<double>();
+    const double reference = labelSmoothedLoss(model->forward(batch).logits, gold, 0.0, 0).loss.item<double>();
     torch::Tensor loss;
     {
       const AutocastScope autocast(test::kCudaDevice, precision);
-      loss = labelSmoothedLoss(model->forward(batch).logProbs.to(torch::kFloat), gold, 0.0, 0).loss;
+      loss = labelSmoothedLoss(model->forward(batch).logits, gold, 0.0, 0).loss;
     }
     CHECK(std::abs(loss.item<double>() - reference) < 0.02 * reference);
     loss.backward();
