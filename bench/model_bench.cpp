@@ -1,8 +1,10 @@
 // Forward+backward time per batch and per target token for the default model configurations,
 // at --batch-tokens 4096 on Multi30k-like lengths, with achieved GFLOP/s next to a 1024x1024
-// matmul's GFLOP/s measured in the same run.
-//   nmt-bench-model [--batches 10] [--batch-tokens 4096] [--threads 1 2]
+// matmul's GFLOP/s measured in the same run; --profile N adds the N operators that took the most time
+// of their own (LibTorch's profiler, over as many more batches).
+//   nmt-bench-model [--batches 10] [--batch-tokens 4096] [--threads 1 2] [--precision bf16] [--profile 25]
 #include "BenchThreads.h"
+#include "OpProfile.h"
 #include "PeakMemory.h"
 #include "common/AppMain.h"
 #include "data/Batch.h"
@@ -10,8 +12,11 @@
 #include "kernels/Int8Linear.h"
 #include "model/Seq2Seq.h"
 #include "tokenization/SpecialIds.h"
+#include "train/FusedAdam.h"
+#include "train/LabelSmoothedLoss.h"
 #include "util/BlasKernels.h"
 #include "util/HeapReuse.h"
+#include "util/Precision.h"
 #include "util/Stopwatch.h"
 #include "util/Threads.h"
 
@@ -109,7 +114,8 @@ std::vector<EncodedPair> syntheticCorpus(std::size_t n, int64_t vocab) {
   return pairs;
 }
 
-void bench(const std::string& name, const ModelConfig& config, int batches, std::size_t batchTokens) {
+void bench(const std::string& name, const ModelConfig& config, int batches, std::size_t batchTokens,
+           Precision precision, std::size_t profile) {
   torch::manual_seed(1);
   Seq2Seq model(config);
   model->initialize();
@@ -129,21 +135,34 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
       continue;
     (p.key().rfind("encoder.", 0) == 0 ? encoderWeights : decoderWeights) += p.value().numel();
   }
+  const c10::Device cpu(c10::kCPU);
+  const auto batchAt = [&](int i) {
+    const auto& rows = plan[static_cast<std::size_t>(i) % plan.size()];
+    return makeBatch(pairs, {rows.begin(), rows.end()}, cpu);
+  };
+  // nmt-train's step without its bookkeeping: forward under autocast, the label-smoothed loss per token,
+  // its Adam step
+  const auto step = [&](const Batch& batch) {
+    adam.zero_grad();
+    at::Tensor loss;
+    {
+      const AutocastScope autocast(cpu, precision);
+      const auto out = model->forward(batch);
+      loss = labelSmoothedLoss(out.logits, batch.gold(), 0.1, SpecialIds::kPad).loss /
+             static_cast<double>(batch.targetTokens - batch.size());
+    }
+    loss.backward();
+    adamStep(adam);
+  };
   double flops = 0.0, total = 0.0;
   std::size_t targetTokens = 0, realTokens = 0;
   for (int i = -2; i < batches; ++i) {  // two warm-up batches
-    const Batch batch = makeBatch(pairs, {plan[(i + 2) % plan.size()].begin(), plan[(i + 2) % plan.size()].end()},
-                                  c10::Device(c10::kCPU));
+    const Batch batch = batchAt(i + 2);
     const Stopwatch watch;
-    const auto out = model->forward(batch);
-    const auto gold = batch.target.narrow(1, 1, batch.target.size(1) - 1);
-    auto loss = torch::nn::functional::nll_loss(out.logProbs.reshape({-1, config.targetVocab}), gold.reshape(-1),
-                                                torch::nn::functional::NLLLossFuncOptions().ignore_index(SpecialIds::kPad));
-    adam.zero_grad();
-    loss.backward();
-    adam.step();
+    step(batch);
     if (i < 0) continue;
     total += watch.seconds();
+    const auto gold = batch.gold();
     targetTokens += batch.targetTokens - batch.size();  // predicted tokens (without <s>)
     realTokens += batch.sourceTokens + batch.targetTokens;
     flops += 6.0 * (static_cast<double>(encoderWeights) * batch.source.numel() +
@@ -152,6 +171,11 @@ void bench(const std::string& name, const ModelConfig& config, int batches, std:
   fmt::print("{:<14} {:>6.1f}M params  {:>7.0f} ms/batch  {:>6.3f} ms/target token  {:>6.0f} tokens/s  ~{:>5.1f} GFLOP/s\n",
              name, model->parameterCount() / 1e6, 1000.0 * total / batches, 1000.0 * total / targetTokens,
              realTokens / total, flops / total / 1e9);
+  if (profile > 0) {
+    std::vector<Batch> more;
+    for (int i = 0; i < batches; ++i) more.push_back(batchAt(batches + 2 + i));
+    fmt::print("{}", profileOperators([&] { for (const auto& batch : more) step(batch); }, profile));
+  }
 }
 
 }  // namespace
@@ -162,7 +186,8 @@ int main(int argc, char* argv[]) {
     std::size_t batchTokens;
     std::vector<int> threads;
     int intraOp;
-    std::string only;
+    std::string only, precisionText;
+    std::size_t profile = 0;
     bool systemMalloc = false, kernels = false;
     po::options_description desc("Benchmark options");
     desc.add_options()("batches", po::value(&batches)->default_value(10), "timed training steps per model")(
@@ -172,6 +197,11 @@ int main(int argc, char* argv[]) {
         "intra-op", po::value(&intraOp)->default_value(1),
         "LibTorch's intra-op threads beside OpenBLAS's (the programs use 1; others to measure the alternatives)")(
         "batch-tokens", po::value(&batchTokens)->default_value(4096), "token budget per batch")(
+        "precision", po::value(&precisionText)->default_value("fp32"),
+        "fp32, or bf16 (autocast on the CPU, as nmt-train --precision bf16; its matrix work on LibTorch's intra-op "
+        "threads, which then take the --threads count)")(
+        "profile", po::value(&profile)->default_value(0),
+        "after each model's timing, the N operators with the most time of their own over --batches more batches")(
         "system-malloc", po::bool_switch(&systemMalloc),
         "leave glibc's allocator as it is (big blocks mmap()ed and returned each time): the figure before reuseFreedMemory")(
         "kernels", po::bool_switch(&kernels),
@@ -179,14 +209,18 @@ int main(int argc, char* argv[]) {
     po::variables_map vm;
     if (!app::parseCommandLine("nmt-bench-model", "nmt-bench-model [--batches N]", argc, argv, desc, {}, vm)) return 0;
     if (kernels) return checkKernels(threads);
+    const Precision precision = parsePrecision(precisionText);
+    checkPrecisionDevice(precision, c10::Device(c10::kCPU), ModelUse::kTraining);
     if (!systemMalloc) reuseFreedMemory();
     fmt::print("CPU: {}\n", cpuModelName());
 
     const auto measure = [&](const std::string& name, const ModelConfig& config) {
-      if (only.empty() || name.rfind(only + " ", 0) == 0 || name == only) bench(name, config, batches, batchTokens);
+      if (only.empty() || name.rfind(only + " ", 0) == 0 || name == only)
+        bench(name, config, batches, batchTokens, precision, profile);
     };
     for (int n : threads) {
-      const std::string threadInfo = configureBenchThreads(n, intraOp);
+      const std::string threadInfo =
+          configureBenchThreads(n, intraOp, cpuBf16(precision, c10::Device(c10::kCPU)) ? MatrixWork::kOneDnn : MatrixWork::kOpenBlas);
       fmt::print("--threads {} ({}); {}; 1024x1024 matmul: {:.1f} GFLOP/s\n", n, threadInfo,
                  describeMatrixKernels(currentMatrixKernels()), matmulGflops());
       ModelConfig reference;  // the defaults: embedding 256, bidirectional GRU 512, 8000-piece vocabularies
