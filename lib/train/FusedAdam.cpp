@@ -4,6 +4,7 @@
 #include "util/TorchCompat.h"
 
 #include <ATen/Parallel.h>
+#include <torch/csrc/autograd/variable.h>
 #include <torch/optim/adam.h>
 #include <torch/torch.h>
 
@@ -96,6 +97,9 @@ void adamStep(torch::optim::Adam& adam) {
       float* v = state.exp_avg_sq().data_ptr<float>();
       at::parallel_for(0, p.numel(), 1 << 15,
                        [&](int64_t begin, int64_t end) { adamElements(weights, g, m, v, begin, end, s); });
+      // written through their pointers: the version counters say so, as an in-place operator's would (what
+      // was made from the weights before, such as translation's packed copies, must not be taken for them)
+      for (const auto& written : {p, state.exp_avg(), state.exp_avg_sq()}) torch::autograd::impl::bump_version(written);
     }
   }
 }
