@@ -107,7 +107,10 @@ def short_list_clients():
     check(whole != alone(), "the short list changed none of 200 translations: the test shows nothing")
     with Server(BIN, "--model", "short", "--batch-wait-ms", "20", "--max-beam", "5") as server:
         for beam in (1, 5):
-            # "N ||| text ||| score": the server's text and score (to the 4 decimals printed) are the sentence's alone
+            # "N ||| text ||| score": the server's text is the sentence's alone, its score the same to float rounding:
+            # a row that shares a batch goes through products whose kernels oneDNN picks by the row count, which
+            # add in another order (up to 7e-5 apart over a sentence seen here), so a score near a printed 4th
+            # decimal's boundary can print one unit apart
             expected = [line.split(" ||| ")[1:] for line in alone("--beam", str(beam), "--scores")]
             wrong, errors = [], []
 
@@ -116,7 +119,8 @@ def short_list_clients():
                     try:
                         status, answer = server.translate({"text": [sources[i]], "beam": beam})
                         got = answer["translations"][0] if status == 200 else {}
-                        if status != 200 or [got["text"], f"{got['score']:.4f}"] != expected[i]:
+                        if (status != 200 or got["text"] != expected[i][0]
+                                or abs(got["score"] - float(expected[i][1])) > 2e-4):
                             wrong.append((sources[i], expected[i], status, answer))
                     except Exception as e:
                         errors.append(f"{sources[i]!r}: {type(e).__name__}: {e}")
