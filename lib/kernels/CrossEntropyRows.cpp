@@ -3,29 +3,13 @@
 #include "kernels/VectorClones.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace nmt {
 namespace {
 
-typedef uint32_t Uints8 __attribute__((vector_size(32)));
-
-using nmt::store8;  // floats as they are; and here, as bfloat16s:
-// floats to bfloat16s, rounded to the nearest even (as c10::BFloat16)
-inline void store8(uint16_t* p, const Floats8& v) {
-  Uints8 bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  const Uints8 rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
-  const Halves8 halves = __builtin_convertvector(rounded, Halves8);
-  std::memcpy(p, &halves, sizeof halves);
-}
 inline void storeOne(float* p, float x) { *p = x; }
-inline void storeOne(uint16_t* p, float x) {
-  uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  *p = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-}
+inline void storeOne(uint16_t* p, float x) { *p = bfloat16Of(x); }
 inline float expOfOne(float x) {
   Floats8 v = {};
   v[0] = x;

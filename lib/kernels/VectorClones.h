@@ -45,6 +45,23 @@ inline void load16(Floats8& low, Floats8& high, const uint16_t* p) {
   std::memcpy(&low, &a, sizeof low);
   std::memcpy(&high, &b, sizeof high);
 }
+// A float as a bfloat16's bits, rounded to the nearest even as c10::BFloat16 (a NaN made by arithmetic stays
+// one: its quiet bit lies in the upper half).
+inline uint16_t bfloat16Of(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+// Eight floats at p as bfloat16s, each rounded as bfloat16Of.
+typedef uint32_t Uints8 __attribute__((vector_size(32)));
+inline void store8(uint16_t* p, const Floats8& v) {
+  Uints8 bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  const Uints8 rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  const Halves8 halves = __builtin_convertvector(rounded, Halves8);
+  std::memcpy(p, &halves, sizeof halves);
+}
+
 // One float, or the float a bfloat16's bits stand for.
 inline float floatOf(float x) { return x; }
 inline float floatOf(uint16_t bfloat16) {

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <mutex>
 
 namespace nmt {
@@ -45,18 +44,11 @@ void dropFloats(const float* in, float* out, int64_t begin, int64_t end, Keys k)
   }
 }
 
-// the same on bfloat16's bits: widened to float, multiplied, rounded to the nearest even (as c10::BFloat16;
-// a NaN stays one: the product's quiet bit lies in the upper half)
+// the same on bfloat16's bits: widened to float, multiplied, rounded back (bfloat16Of)
 NMT_VECTOR_CLONES
 void dropBFloats(const uint16_t* in, uint16_t* out, int64_t begin, int64_t end, Keys k) {
   for (int64_t i = begin; i < end; ++i) {
-    const uint32_t wide = static_cast<uint32_t>(in[i]) << 16;
-    float value;
-    std::memcpy(&value, &wide, sizeof value);
-    value *= k.keep;
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    const uint32_t rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+    const uint32_t rounded = bfloat16Of(floatOf(in[i]) * k.keep);
     const uint32_t kept = 0u - static_cast<uint32_t>(draw(static_cast<uint32_t>(i), k.key1, k.key2) >= k.below);
     out[i] = static_cast<uint16_t>(rounded & kept);
   }

@@ -1,6 +1,7 @@
 #include "train/LabelSmoothedLoss.h"
 
 #include "kernels/CrossEntropyRows.h"
+#include "kernels/VectorClones.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
@@ -24,14 +25,6 @@ void withRows(const at::Tensor& scores, Work&& work) {
     work(reinterpret_cast<const uint16_t*>(scores.data_ptr<at::BFloat16>()));
   else
     work(scores.data_ptr<float>());
-}
-
-inline float scoreAt(const float* row, int64_t j) { return row[j]; }
-inline float scoreAt(const uint16_t* row, int64_t j) {
-  const uint32_t bits = static_cast<uint32_t>(row[j]) << 16;
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
 }
 
 // loss and nll summed over the rows of logits [N, V] whose gold [N] is not ignoreIndex; saves each
@@ -61,7 +54,7 @@ struct FusedSmoothedLoss : torch::autograd::Function<FusedSmoothedLoss> {
           const auto* row = scores + r * n;
           const auto s = rowLogSumExp(row, n);
           lse[r] = s.logSumExp;
-          nll[r] = s.logSumExp - scoreAt(row, g);
+          nll[r] = s.logSumExp - floatOf(row[g]);
           loss[r] = uniformWeight > 0.0f
                         ? goldWeight * nll[r] + uniformWeight * (s.logSumExp - s.sum / static_cast<float>(n))
                         : nll[r];

@@ -89,7 +89,8 @@ def test_attention_rows_sum_to_one_and_match_nmt_attention(bin_dir, model_dir, c
 
 
 def test_forced_decoding_scores_a_translation_as_its_search_did(model_dir, sources):
-    translator = nmt.Translator(str(model_dir), shortlist="off")
+    # float32: int8's scores move in their fourth digit with a batch's padding (the shortlist test below)
+    translator = nmt.Translator(str(model_dir), shortlist="off", int8="off")
     found = translator.translate(sources[:10])
     scored = translator.score(sources[:10], [t.text for t in found])
     for f, s in zip(found, scored):
