@@ -149,10 +149,12 @@ bool Trainer::validate(bool scheduled) {
   std::optional<WeightAverage::Averaged> averaged;
   if (average_.enabled()) averaged.emplace(average_);
   ValidationResult result;
+  const Stopwatch stopwatch;
   if (peers_.writesFiles()) {
     const AutocastScope autocast(device_, options_.precision);
     result = validator_.run(model_);
   }
+  const double seconds = stopwatch.seconds();
   if (peers_.size() > 1) {
     const auto all = peers_.sum({result.loss, result.perplexity, result.bleu});
     result = {all[0], all[1], all[2]};
@@ -176,11 +178,11 @@ bool Trainer::validate(bool scheduled) {
   }
   writeMetrics(&result);
   if (metrics_) writeCurves();
-  progress_.message(fmt::format("step {} validation: loss {:.4f}, perplexity {:.2f}, BLEU {:.2f}{}{}", state_.step,
-                                result.loss, result.perplexity, result.bleu,
+  progress_.message(fmt::format("step {} validation: loss {:.4f}, perplexity {:.2f}, BLEU {:.2f}{}{}; {:.1f} s",
+                                state_.step, result.loss, result.perplexity, result.bleu,
                                 improved ? " (best so far, saved best.pt)"
                                          : fmt::format(" (best {:.2f} at step {})", state_.bestBleu, state_.bestStep),
-                                note));
+                                note, seconds));
   saveLast();
   if (options_.onValidation && peers_.writesFiles())
     options_.onValidation({state_.step, result, improved, schedule_.rate(state_.step + 1, runDone_)});

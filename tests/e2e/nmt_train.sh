@@ -58,6 +58,9 @@ expect_ok "${TRAIN[@]}" --model-dir run --max-steps 120
 expect_contains "$ERR" "BPE: trained a model per side with 60 pieces"
 expect_contains "$ERR" "train: 600 lines, 600 pairs kept"
 expect_contains "$ERR" "nmt-train: done: reached --max-steps 120; best validation BLEU"
+# each validation says what it cost
+grep -qE '^step 120 validation: loss [0-9.]+, perplexity [0-9.]+, BLEU [0-9.]+ \(.*; [0-9]+\.[0-9] s$' <<< "$ERR" ||
+  fail "no timed validation line for step 120: $ERR"
 for f in config.ini source.model target.model best.pt last.pt metrics.csv; do
   [ -s "run/$f" ] || fail "run/$f missing"
 done
