@@ -35,17 +35,21 @@ struct Keys {
   float keep;                  // 1 / (1 - p), what a kept element is multiplied by
 };
 
+// All ones where element i is kept, else all zeros: the mask both loops below put the product's bits under
+// (a float select on an unsigned comparison left the AVX2 clone of the float loop unvectorized)
+inline uint32_t keptBits(int64_t i, const Keys& k) {
+  return 0u - static_cast<uint32_t>(draw(static_cast<uint32_t>(i), k.key1, k.key2) >= k.below);
+}
+
 // out = in x keep where kept, else 0, for elements begin to end: each draws by its index in the tensor, so
 // the mask is the same however the work is split (an index past 2^32 would draw again: no tensor here comes near)
 NMT_VECTOR_CLONES
 void dropFloats(const float* in, float* out, int64_t begin, int64_t end, Keys k) {
   for (int64_t i = begin; i < end; ++i) {
     const float value = in[i] * k.keep;  // read whether kept or not, so that the loop vectorizes
-    // the product's bits under an all-ones or all-zeros mask (as dropBFloats): a float select on an unsigned
-    // comparison left the AVX2 clone unvectorized
     uint32_t bits;
     std::memcpy(&bits, &value, sizeof bits);
-    bits &= 0u - static_cast<uint32_t>(draw(static_cast<uint32_t>(i), k.key1, k.key2) >= k.below);
+    bits &= keptBits(i, k);
     std::memcpy(out + i, &bits, sizeof bits);
   }
 }
@@ -54,9 +58,7 @@ void dropFloats(const float* in, float* out, int64_t begin, int64_t end, Keys k)
 NMT_VECTOR_CLONES
 void dropBFloats(const uint16_t* in, uint16_t* out, int64_t begin, int64_t end, Keys k) {
   for (int64_t i = begin; i < end; ++i) {
-    const uint32_t rounded = bfloat16Of(floatOf(in[i]) * k.keep);
-    const uint32_t kept = 0u - static_cast<uint32_t>(draw(static_cast<uint32_t>(i), k.key1, k.key2) >= k.below);
-    out[i] = static_cast<uint16_t>(rounded & kept);
+    out[i] = static_cast<uint16_t>(bfloat16Of(floatOf(in[i]) * k.keep) & keptBits(i, k));
   }
 }
 
