@@ -15,7 +15,9 @@ std::string valueText(double v) { return std::to_string(v); }
 std::map<std::string, std::string> asMap(const ModelConfig& c) {
   std::map<std::string, std::string> out;
   c.forEachField([&](const char* key, const char*, const auto& field) { out[key] = valueText(field); });
-  out["decoder-layers"] = valueText(c.decoderDepth());  // 0 ("as many as layers") saved as what it means
+  // 0 ("as the encoder") saved as what it means
+  out["decoder-layers"] = valueText(c.decoderDepth());
+  out["decoder-ff-size"] = valueText(c.decoderFeedForward());
   return out;
 }
 
@@ -109,17 +111,18 @@ void ModelConfig::validate() const {
                      std::to_string(decoderLayers) + ") must equal layers (" + std::to_string(layers) + ")");
   positive("heads", heads);
   positive("ff-size", feedForwardSize);
+  if (decoderFeedForwardSize < 0) throw InputError("model config: decoder-ff-size must not be negative");
   if (!(dropout >= 0.0 && dropout < 1.0)) throw InputError("model config: dropout must be in [0, 1)");  // NaN too
   if (encoder == "transformer" && embeddingSize % heads != 0)
     throw InputError("model config: embedding-size " + std::to_string(embeddingSize) + " is not divisible by heads " +
                      std::to_string(heads));
 }
 
-std::vector<std::string> ModelConfig::architectureDifferences(const ModelConfig& other) const {
-  std::vector<std::string> out;
+std::string ModelConfig::architectureDifferences(const ModelConfig& other) const {
+  std::string out;
   const auto a = asMap(*this), b = asMap(other);
   for (const auto& [k, v] : a)
-    if (k != "dropout" && b.at(k) != v) out.push_back(k + ": " + v + " -> " + b.at(k));
+    if (k != "dropout" && b.at(k) != v) out += (out.empty() ? "" : "; ") + k + ": " + v + " -> " + b.at(k);
   return out;
 }
 

@@ -26,7 +26,11 @@ namespace nmt {
     "decoder layers with the transformer encoder (0: as --layers); the rnn encoder needs as many as --layers")  \
   X(bool, bidirectional, true, "bidirectional", "the RNN encoder reads both ways")                              \
   X(int64_t, heads, 4, "heads", "attention heads of the transformer encoder and decoder")                       \
-  X(int64_t, feedForwardSize, 1024, "ff-size", "feed-forward width of the transformer encoder and decoder")     \
+  X(int64_t, feedForwardSize, 1024, "ff-size",                                                                 \
+    "feed-forward width of the transformer encoder (and decoder unless --decoder-ff-size is set)")              \
+  X(int64_t, decoderFeedForwardSize, 0, "decoder-ff-size",                                                      \
+    "feed-forward width of the transformer decoder (0: as --ff-size); it runs once a target piece, the "        \
+    "encoder's once a sentence")                                                                                \
   X(double, dropout, 0.3, "dropout", "dropout on embeddings, between layers and before the output layer")       \
   X(bool, tieTargetEmbeddings, false, "tie-embeddings", "the output layer reuses the target embeddings")        \
   X(bool, shareEmbeddings, false, "share-embeddings",                                                           \
@@ -53,6 +57,7 @@ struct ModelConfig {
   }
 
   int64_t decoderDepth() const { return decoderLayers > 0 ? decoderLayers : layers; }
+  int64_t decoderFeedForward() const { return decoderFeedForwardSize > 0 ? decoderFeedForwardSize : feedForwardSize; }
   bool lstmCell() const;  // else GRU
 
   // "key=value" lines, and back; fromText also reads the field names models saved before the keys
@@ -61,8 +66,8 @@ struct ModelConfig {
   static ModelConfig fromText(const std::string& text);
   // Throws InputError naming the first inconsistent value.
   void validate() const;
-  // Human-readable differences ("hidden-size: 512 -> 256"), empty when the shapes agree.
-  std::vector<std::string> architectureDifferences(const ModelConfig& other) const;
+  // Human-readable differences ("hidden-size: 512 -> 256; layers: 1 -> 2"), empty when the shapes agree.
+  std::string architectureDifferences(const ModelConfig& other) const;
 };
 
 }  // namespace nmt

@@ -124,7 +124,7 @@ TransformerDecoderImpl::TransformerDecoderImpl(const ModelConfig& config, torch:
   dropout_ = register_module("dropout", torch::nn::Dropout(config.dropout));
   layers_ = register_module("layers", torch::nn::ModuleList());
   for (int64_t i = 0; i < config.decoderDepth(); ++i)
-    layers_->push_back(TransformerDecoderLayer(d, config.heads, config.feedForwardSize, config.dropout));
+    layers_->push_back(TransformerDecoderLayer(d, config.heads, config.decoderFeedForward(), config.dropout));
   finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
   output_ = config.tieTargetEmbeddings ? OutputLayer(embedding_) : OutputLayer(*this, "output", d, config.targetVocab);
 }

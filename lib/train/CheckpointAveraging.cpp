@@ -28,7 +28,7 @@ Seq2Seq averageModels(const std::vector<std::string>& paths) {
     const auto differences = average->config().architectureDifferences(other->config());
     if (!differences.empty())
       throw InputError("cannot average " + paths[i] + " with " + paths.front() + ": the architectures differ (" +
-                       differences.front() + ")");
+                       differences + ")");
     const auto parameters = other->parameters();
     for (std::size_t k = 0; k < sums.size(); ++k) sums[k] += parameters[k].to(torch::kFloat64);
   }

@@ -18,6 +18,8 @@ LrSchedule::LrSchedule(LrScheduleOptions options) : options_(std::move(options))
     throw OptionError("`lr-schedule` inverse-sqrt needs `warmup-steps` above 0");
   if (!(options_.decay > 0.0 && options_.decay <= 1.0)) throw OptionError("`lr-decay` must be in (0, 1]");
   if (options_.patience < 1) throw OptionError("`lr-patience` must be at least 1");
+  if (!(options_.hold >= 0.0 && options_.hold < 1.0)) throw OptionError("`lr-hold` must be in [0, 1)");
+  if (options_.hold > 0.0 && options_.kind != "linear") throw OptionError("`lr-hold` needs `lr-schedule` linear");
 }
 
 double LrSchedule::rate(int64_t step, double runDone) const {
@@ -26,7 +28,10 @@ double LrSchedule::rate(int64_t step, double runDone) const {
   if (options_.kind == "inverse-sqrt") return options_.lr * std::min(s / w, std::sqrt(w / s));
   const double warm = options_.warmupSteps > 0 ? std::min(1.0, s / w) : 1.0;
   const double floor = std::min(options_.minLr, options_.lr);
-  if (options_.kind == "linear") return std::max(options_.lr * (1.0 - std::clamp(runDone, 0.0, 1.0)), floor) * warm;
+  if (options_.kind == "linear") {
+    const double decayed = std::clamp((runDone - options_.hold) / (1.0 - options_.hold), 0.0, 1.0);
+    return std::max(options_.lr * (1.0 - decayed), floor) * warm;
+  }
   return std::max(options_.lr * scale_, floor) * warm;
 }
 

@@ -14,6 +14,7 @@ struct LrScheduleOptions {
   double decay = 0.5;            // plateau: multiply by this...
   int64_t patience = 2;          // ...after this many validations without a new best BLEU
   double minLr = 1e-5;           // plateau and linear: never below this
+  double hold = 0.0;             // linear: the peak kept for this share of the budget, the line after it
 };
 
 // The learning rate as a function of the step and of validation results. Its state is the

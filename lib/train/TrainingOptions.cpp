@@ -51,6 +51,8 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("lr-decay", r.trainer.lr.decay, "plateau: multiply the learning rate by this...");
   t.add("lr-patience", r.trainer.lr.patience, "...after this many validations without a better BLEU");
   t.add("min-lr", r.trainer.lr.minLr, "plateau and linear: lowest learning rate");
+  t.add("lr-hold", r.trainer.lr.hold,
+        "linear: keep the peak rate for this share of the budget (0.5: the first half), then the straight line down");
   t.add("clip-norm", r.trainer.clipNorm, "clip the gradient's L2 norm to this (0: no clipping)");
   t.add("label-smoothing", r.trainer.labelSmoothing, "probability mass spread over the vocabulary in the loss");
   t.add("teacher-forcing", r.trainer.teacherForcing, "chance of feeding the gold previous token (else the model's own)");

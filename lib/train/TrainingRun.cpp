@@ -163,12 +163,9 @@ Seq2Seq buildModel(const TrainingRequest& request, const ModelDirectory& dir, co
   }
   Seq2Seq saved = readModel(*checkpoint, dir.last(), torch::kCPU);
   const auto differences = saved->config().architectureDifferences(request.model);
-  if (!differences.empty()) {
-    std::string list;
-    for (const auto& d : differences) list += (list.empty() ? "" : "; ") + d;
-    throw InputError("cannot resume " + dir.root() + ": the options differ from its model in architecture (" + list +
-                     ")");
-  }
+  if (!differences.empty())
+    throw InputError("cannot resume " + dir.root() + ": the options differ from its model in architecture (" +
+                     differences + ")");
   torch::NoGradGuard noGrad;
   const auto savedParameters = saved->named_parameters();
   for (auto& p : model->named_parameters()) p.value().copy_(savedParameters[p.key()]);

@@ -158,6 +158,12 @@ expect_line "$ERR" "nmt-train: error: --lr-schedule inverse-sqrt needs --warmup-
 expect_ok "${TRAIN[@]}" --model-dir linear --lr-schedule linear --max-steps 40  # step s: (s - 1) of 40 steps done
 expect_line "$(metric linear/metrics.csv 20 7)" "0.001575"
 expect_line "$(metric linear/metrics.csv 40 7)" "7.5e-05"
+# --lr-hold 0.5: the peak through step 21 (20 of 40 steps done), then the line down over the second half
+expect_ok "${TRAIN[@]}" --model-dir held --lr-schedule linear --lr-hold 0.5 --max-steps 40
+expect_line "$(metric held/metrics.csv 20 7)" "0.003"
+expect_line "$(metric held/metrics.csv 30 7)" "0.00165"
+expect_fail 1 "${TRAIN[@]}" --model-dir x --lr-hold 0.5
+expect_line "$ERR" "nmt-train: error: --lr-hold needs --lr-schedule linear"
 expect_fail 1 "$BIN/nmt-train" "${DATA[@]}" --model-dir x --lr-schedule linear
 expect_line "$ERR" "nmt-train: error: --lr-schedule linear decays to the end of the run: it needs --max-steps, --max-time or --max-epochs"
 expect_ok "${TRAIN[@]}" --model-dir dropout --subword-alpha 0.1 --max-steps 20
@@ -196,6 +202,7 @@ expect_fail 2 "${TRAIN[@]}" --model-dir x --precision fp8
 expect_line "$ERR" "nmt-train: --precision must be fp32, bf16, fp16 or auto, not 'fp8' (see nmt-train --help)"
 # NaN, infinities and negative values of the float options are refused in one line, before anything is made
 for bad in "--min-lr -1|--min-lr must be a number of 0 or more" \
+           "--lr-hold 1|--lr-hold must be in [0, 1)" \
            "--clip-norm nan|--clip-norm must be a number of 0 or more (0: no clipping)" \
            "--max-time inf|--max-time must be a number of minutes, 0 or more (0: no limit)" \
            "--label-smoothing nan|--label-smoothing must be in [0, 1)" \

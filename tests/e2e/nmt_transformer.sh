@@ -86,6 +86,20 @@ expect_line "$ERR" "nmt-average: error: model directory avg has no kept weights 
 expect_fail 2 "$BIN/nmt-average" --model-dir run --output-dir x --last -1
 expect_line "$ERR" "nmt-average: --last must not be negative (see nmt-average --help)"
 
+# --- the decoder's own feed-forward width: trained, saved, translated (int8 too, where it runs)
+expect_ok "${FULL[@]}" --model-dir narrow --max-steps 20 --decoder-ff-size 32
+expect_contains "$(cat narrow/config.ini)" "decoder-ff-size = 32"
+# (20 steps: translations may be empty lines, so count them in files)
+"$BIN/nmt-translate" --model narrow --input in.txt --beam 4 > narrow.txt 2> narrow.err || fail "$(cat narrow.err)"
+[ "$(wc -l < narrow.txt)" -eq 5 ] || fail "--decoder-ff-size 32: 5 lines in, $(wc -l < narrow.txt) out"
+if "$BIN/nmt-translate" --model narrow --input in.txt --int8 --device cpu > narrow8.txt 2> narrow8.err; then
+  [ "$(wc -l < narrow8.txt)" -eq 5 ] || fail "--decoder-ff-size 32 --int8: 5 lines in, $(wc -l < narrow8.txt) out"
+else
+  expect_contains "$(cat narrow8.err)" "nmt-translate: error: --int8 needs LibTorch's oneDNN, x86 or FBGEMM quantized engine"
+fi
+expect_fail 1 "${FULL[@]}" --model-dir x --max-steps 1 --decoder-ff-size -1
+expect_line "$(tail -1 <<< "$ERR")" "nmt-train: error: model config: decoder-ff-size must not be negative"
+
 # --- settings that do not fit the Transformer decoder
 expect_fail 1 "${BASE[@]}" --model-dir x --max-steps 1 --encoder rnn --device cpu
 expect_line "$ERR" "nmt-train: error: model config: the transformer decoder needs the transformer encoder"

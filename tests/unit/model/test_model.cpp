@@ -517,7 +517,10 @@ TEST_CASE("model config round trip, validation and architecture differences") {
   auto d = c;
   d.hiddenSize = 64;
   d.dropout = 0.1;  // not architecture
-  CHECK(c.architectureDifferences(d) == std::vector<std::string>{"hidden-size: 12 -> 64"});
+  CHECK(c.architectureDifferences(d) == "hidden-size: 12 -> 64");
+  d.layers = 3;
+  CHECK(c.architectureDifferences(d) == "decoder-layers: 1 -> 3; hidden-size: 12 -> 64; layers: 1 -> 3");
+  CHECK(c.architectureDifferences(c).empty());
 }
 
 TEST_CASE("model config: one key per hyper-parameter, nmt-train's option name, in the saved text; older field names read") {
@@ -542,13 +545,13 @@ TEST_CASE("model config: one key per hyper-parameter, nmt-train's option name, i
            {"ff-size=", "feedForwardSize="}, {"tie-embeddings=", "tieTargetEmbeddings="}, {"source-vocab=", "sourceVocab="},
            {"target-vocab=", "targetVocab="}, {"embedding-size=", "embeddingSize="}, {"hidden-size=", "hiddenSize="},
            {"decoder-layers=", "decoderLayers="}, {"share-embeddings=", "shareEmbeddings="}}) {
-    old = old.empty() ? saved : old;
-    const auto at = old.find(from);
+    old = old.empty() ? "\n" + saved : old;  // keys found at a line's start ("ff-size=" is in "decoder-ff-size=")
+    const auto at = old.find("\n" + from);
     REQUIRE(at != std::string::npos);
-    old.replace(at, from.size(), to);
+    old.replace(at + 1, from.size(), to);
   }
   CHECK(old.find("hiddenSize=") != std::string::npos);
-  CHECK(ModelConfig::fromText(old).toText() == saved);
+  CHECK(ModelConfig::fromText(old.substr(1)).toText() == saved);
 }
 
 TEST_CASE("positional encoding matches known values") {

@@ -208,6 +208,45 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   CHECK(torch::equal(model->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
 }
 
+TEST_CASE("Transformer decoder: its own feed-forward width (decoder-ff-size), saved as what it means and loaded") {
+  // the inner width of every feed-forward layer, by its owner ("encoder" or "decoder")
+  auto widths = [](Seq2Seq& model) {
+    std::map<std::string, std::vector<int64_t>> out;
+    for (const auto& p : model->named_parameters())
+      if (p.key().find("feed_forward_in.weight") != std::string::npos)
+        out[p.key().substr(0, p.key().find('.'))].push_back(p.value().size(0));
+    return out;
+  };
+  auto c = fullTransformer();
+  Seq2Seq same(c);
+  CHECK(widths(same) == std::map<std::string, std::vector<int64_t>>{{"encoder", {24, 24}}, {"decoder", {24, 24, 24}}});
+  CHECK(c.toText().find("decoder-ff-size=24\n") != std::string::npos);  // 0: as ff-size
+
+  c.decoderFeedForwardSize = 40;
+  Seq2Seq wider(c);
+  CHECK(widths(wider) == std::map<std::string, std::vector<int64_t>>{{"encoder", {24, 24}}, {"decoder", {40, 40, 40}}});
+  CHECK(fullTransformer().architectureDifferences(c) == "decoder-ff-size: 24 -> 40");
+  // a model saved before the key had one width for both
+  auto before = fullTransformer().toText();
+  before.erase(before.find("decoder-ff-size=24\n"), std::string("decoder-ff-size=24\n").size());
+  CHECK(ModelConfig::fromText(before).decoderFeedForward() == 24);
+  CHECK(errorOf([] { ModelConfig::fromText("decoder-ff-size=-1\n"); }) ==
+        "model config: decoder-ff-size must not be negative");
+
+  test::TempDir dir;
+  torch::manual_seed(25);
+  wider->initialize();
+  wider->eval();
+  saveModel(wider, dir.file("model.pt"));
+  Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
+  loaded->eval();
+  CHECK(loaded->config().toText() == c.toText());
+  CHECK(widths(loaded) == widths(wider));
+  torch::NoGradGuard noGrad;
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  CHECK(torch::equal(wider->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
+}
+
 TEST_CASE("attention heads: each chosen layer and head, named, shaped and labelled as the writer wants, rows summing to 1") {
   torch::manual_seed(5);
   Seq2Seq model(fullTransformer());

@@ -84,6 +84,6 @@ TEST_CASE("averageModels takes the parameter-wise mean, and refuses other archit
   saveModel(other, dir.file("wider.pt"));
   CHECK(errorOf([&] { averageModels({paths[0], dir.file("wider.pt")}); }) ==
         "cannot average " + dir.file("wider.pt") + " with " + paths[0] +
-            ": the architectures differ (ff-size: 16 -> 32)");
+            ": the architectures differ (decoder-ff-size: 16 -> 32; ff-size: 16 -> 32)");
   CHECK(errorOf([] { averageModels({}); }) == "no models to average");
 }

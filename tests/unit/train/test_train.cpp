@@ -192,6 +192,22 @@ TEST_CASE("learning-rate schedules") {
   CHECK_FALSE(linear.onValidation(0.5));
   CHECK_FALSE(linear.onValidation(0.5));
   CHECK(linear.rate(1000, 0.5) == doctest::Approx(0.5e-3));
+  o.hold = 0.6;  // the peak to 60% of the budget, then down to minLr over the last 40%
+  LrSchedule held(o);
+  CHECK(held.rate(50, 0.01) == doctest::Approx(0.5e-3));  // warm-up as before
+  CHECK(held.rate(1000, 0.3) == doctest::Approx(1e-3));
+  CHECK(held.rate(1000, 0.6) == doctest::Approx(1e-3));
+  CHECK(held.rate(1000, 0.7) == doctest::Approx(0.75e-3));
+  CHECK(held.rate(1000, 0.9) == doctest::Approx(0.25e-3));
+  CHECK(held.rate(1000, 0.999) == doctest::Approx(1e-5));
+  for (const double hold : {-0.1, 1.0, std::nan("")}) {
+    o.hold = hold;
+    CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-hold must be in [0, 1)");
+  }
+  o.hold = 0.5;
+  o.kind = "plateau";
+  CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-hold needs lr-schedule linear");
+  o.hold = 0.0;
 
   o.kind = "cosine";
   CHECK(errorOf([&] { LrSchedule bad(o); }) == "lr-schedule must be plateau, inverse-sqrt or linear, not 'cosine'");
