@@ -44,6 +44,19 @@ Seq2Seq decodingTransformer() {
   return model;
 }
 
+// `model` (initialized, in eval mode) saved and loaded back: the loaded one has its config and its outputs.
+Seq2Seq checkSaveLoadRoundTrip(Seq2Seq& model) {
+  test::TempDir dir;
+  saveModel(model, dir.file("model.pt"));
+  Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
+  loaded->eval();
+  CHECK(loaded->config().toText() == model->config().toText());
+  torch::NoGradGuard noGrad;
+  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
+  CHECK(torch::equal(model->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
+  return loaded;
+}
+
 }  // namespace
 
 TEST_CASE("Transformer decoder: step-by-step decoding equals the teacher-forced forward on the same prefix") {
@@ -191,7 +204,6 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   // configs written before the decoder choice existed load as the RNN decoder
   CHECK(ModelConfig::fromText("encoder=rnn\n").decoder == "rnn");
 
-  test::TempDir dir;
   c = fullTransformer();
   c.targetVocab = c.sourceVocab;
   c.shareEmbeddings = c.tieTargetEmbeddings = true;
@@ -199,13 +211,7 @@ TEST_CASE("Transformer decoder: config checks and a save/load round trip") {
   Seq2Seq model(c);
   model->initialize();
   model->eval();
-  saveModel(model, dir.file("model.pt"));
-  Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
-  loaded->eval();
-  CHECK(loaded->config().toText() == c.toText());
-  torch::NoGradGuard noGrad;
-  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
-  CHECK(torch::equal(model->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
+  CHECK(checkSaveLoadRoundTrip(model)->config().toText() == c.toText());
 }
 
 TEST_CASE("Transformer decoder: its own feed-forward width (decoder-ff-size), saved as what it means and loaded") {
@@ -233,18 +239,12 @@ TEST_CASE("Transformer decoder: its own feed-forward width (decoder-ff-size), sa
   CHECK(errorOf([] { ModelConfig::fromText("decoder-ff-size=-1\n"); }) ==
         "model config: decoder-ff-size must not be negative");
 
-  test::TempDir dir;
   torch::manual_seed(25);
   wider->initialize();
   wider->eval();
-  saveModel(wider, dir.file("model.pt"));
-  Seq2Seq loaded = loadModel(dir.file("model.pt"), kCpu);
-  loaded->eval();
+  Seq2Seq loaded = checkSaveLoadRoundTrip(wider);
   CHECK(loaded->config().toText() == c.toText());
   CHECK(widths(loaded) == widths(wider));
-  torch::NoGradGuard noGrad;
-  const Batch batch = makeBatch(somePairs(), {0, 1, 2}, kCpu);
-  CHECK(torch::equal(wider->forward(batch).logProbs(), loaded->forward(batch).logProbs()));
 }
 
 TEST_CASE("attention heads: each chosen layer and head, named, shaped and labelled as the writer wants, rows summing to 1") {
