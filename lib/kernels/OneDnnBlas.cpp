@@ -130,6 +130,13 @@ void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const f
   check(f.sgemm('N', 'T', M, N, K, 1.0f, A, lda, W, ldw, beta, C, N), "sgemm");
 }
 
+void sgemm(char transA, char transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+           int64_t ldb, float beta, float* C, int64_t ldc, int threads) {
+  const auto& f = functions();
+  const OmpThreads scope(f, threads);
+  check(f.sgemm(transA, transB, M, N, K, 1.0f, A, lda, B, ldb, beta, C, ldc), "sgemm");
+}
+
 void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W, const int32_t* columnOffsets,
               int32_t* C, int threads) {
   const auto& f = functions();

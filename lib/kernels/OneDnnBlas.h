@@ -21,6 +21,11 @@ std::string library();
 void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* W, int64_t ldw, float beta,
            float* C, int threads);
 
+// C[M, N] = op(A) op(B) + beta C, each operand read as stored ('N': A [M, K], B [K, N]) or transposed ('T': A
+// stored [K, M], B [N, K]); lda, ldb, ldc: the distance between stored rows.
+void sgemm(char transA, char transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+           int64_t ldb, float beta, float* C, int64_t ldc, int threads);
+
 // C[M, N] = A[M, K] W^T + columnOffsets (one int32 per column n of C), u8 x s8 -> s32; A and W dense.
 void gemmU8S8(int64_t M, int64_t N, int64_t K, const uint8_t* A, const int8_t* W, const int32_t* columnOffsets,
               int32_t* C, int threads);

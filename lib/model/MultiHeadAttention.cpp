@@ -1,5 +1,6 @@
 #include "model/MultiHeadAttention.h"
 
+#include "kernels/BatchedProduct.h"
 #include "kernels/InferenceAttention.h"
 #include "kernels/InferenceLinear.h"
 #include "model/Layers.h"
@@ -100,7 +101,11 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   // keys and values a decoder keeps in bfloat16 (int8 layers) are made q's float32 again
   const auto keys = own(sharedKeys).to(q.scalar_type()), values = own(sharedValues).to(q.scalar_type());
   const auto keyMask = own(sharedKeyMask);
-  auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : torch::matmul(q, keys.transpose(-2, -1));
+  // training's products: batchedProduct (LibTorch's bmm is slow on a CPU for many tiny matrices)
+  const auto product = [this](const torch::Tensor& a, const torch::Tensor& b) {
+    return is_training() ? batchedProduct(a, b) : torch::matmul(a, b);
+  };
+  auto scores = oneQuery ? (q * keys).sum(-1).unsqueeze(2) : product(q, keys.transpose(-2, -1));
   scores = scores / std::sqrt(static_cast<double>(headDim_));  // [B, H, Sq, Sk]
   const double minusInfinity = -std::numeric_limits<float>::infinity();
   if (keyMask.defined()) scores = scores.masked_fill(keyMask.logical_not().view({B, 1, 1, Sk}), minusInfinity);
@@ -110,7 +115,7 @@ std::tuple<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::attendProjected
   }
   const auto weights = torch::softmax(scores, -1);
   const auto heads = oneQuery ? (weights.transpose(-2, -1) * values).sum(2, /*keepdim=*/true)
-                              : torch::matmul(drop(dropout_, weights), values);  // [B, H, Sq, dk]
+                              : product(drop(dropout_, weights), values);  // [B, H, Sq, dk]
   const auto joined = heads.transpose(1, 2).reshape({B, Sq, dim_});
   return {outputProjection(joined), weights};
 }
