@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
-#include <optional>
+#include <functional>
 
 using namespace nmt;
 
@@ -81,11 +81,16 @@ TEST_CASE("batchedProduct takes oneDNN's way for float32 on the CPU only, and it
   }
   CHECK(torch::allclose(batchedProduct(a.to(torch::kDouble), b.to(torch::kDouble)), at::matmul(a, b).to(torch::kDouble),
                         1e-4, 1e-4));
-  const auto shared = batchedProduct(a, b);
-  std::optional<SingleThreadedBlas> one;
-  one.emplace();
+  // the tests run with one BLAS thread: three here, an uneven split of 25 matrices, against one
+  const auto c = torch::randn({5, 5, 13, 64}), d = torch::randn({5, 5, 64, 17});
+  const int savedBlas = openBlasThreads(), savedIntraOp = at::get_num_threads();
+  configureThreads(3);
+  REQUIRE(matrixThreads() == 3);
+  const auto split = batchedProduct(c, d);
+  configureThreads(1);
   REQUIRE(matrixThreads() == 1);
-  const auto alone = batchedProduct(a, b);
-  one.reset();
-  CHECK(torch::equal(shared, alone));
+  const auto alone = batchedProduct(c, d);
+  configureThreads(savedBlas);
+  at::set_num_threads(savedIntraOp);
+  CHECK(torch::equal(split, alone));
 }
