@@ -86,6 +86,9 @@ WorkerGroup::WorkerGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank,
   options->threads = 1;
   try {
     group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options);
+    // Gloo's constructor returns once this side's connections are up, maybe before a peer's are: a
+    // group ended at once then closes a handshake the peer is still in. The barrier waits for all.
+    group_->barrier()->wait();
   } catch (const std::exception& e) {
     throw DistributedError(fmt::format("rank {}: the {} workers did not all join{} within {} s: {}", rank, size,
                                        meetingPoint.empty() ? "" : " at " + meetingPoint, timeout.count() / 1000.0,
