@@ -8,10 +8,11 @@
 #                        [--peer] [--python /usr/bin/python3] [-- VARIANT ...]
 # Each VARIANT is a quoted list of extra nmt-train options; the default ones are "--precision fp32" and
 # "--precision bf16" (the second where the CPU has bf16 instructions). Run it alone on the machine.
-# --peer also times bench/peers/torch_transformer.py (the full-Transformer preset's shape in eager PyTorch,
-# same BPE model, batch rule and token count; needs python3-torch and python3-sentencepiece) at each precision
-# in both thread layouts (PyTorch's pool at 1 and OpenBLAS at --threads, and the reverse), and prints nmt's
-# "--precision P" variant against the peer's faster layout.
+# --peer also times bench/peers/torch_transformer.py (the same full Transformer in eager PyTorch: the shape and
+# options of the config.ini nmt-train wrote for its "--precision P" variant, else the config's; same BPE model,
+# batch rule and token count; needs python3-torch and python3-sentencepiece) at each precision in both thread
+# layouts (PyTorch's pool at 1 and OpenBLAS at --threads, and the reverse), and prints nmt's "--precision P"
+# variant against the peer's faster layout.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${NMT_BIN:-$ROOT/build/bin}
@@ -53,9 +54,10 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 "${TRAIN[@]}" --model-dir "$OUT/prepared" --max-steps 1 2> "$OUT/prepared.log"
 echo "$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); steps $((STEPS + 1))-$((2 * STEPS)), --threads $THREADS; $(basename "$CONFIG")"
+# a variant's model directory
+variant_dir() { echo "$OUT/$(echo "$1" | tr -c 'a-zA-Z0-9.\n' '_')"; }
 for variant in "${VARIANTS[@]}"; do
-  name=$(echo "$variant" | tr -c 'a-zA-Z0-9.\n' '_')
-  dir=$OUT/$name
+  dir=$(variant_dir "$variant")
   mkdir -p "$dir/data"
   cp "$OUT"/prepared/*.model "$OUT"/prepared/*.vocab "$dir/"
   cp "$OUT/prepared/data/train.bin" "$dir/data/"
@@ -69,10 +71,12 @@ done
 [ -n "$PEER" ] || exit 0
 for p in "${PRECISIONS[@]}"; do
   best=0
+  shape=$(variant_dir "--precision $p")/config.ini
+  [ -f "$shape" ] || shape=$OUT/prepared/config.ini
   for layout in "1 $THREADS" "$THREADS 1"; do
     read -r torch_threads blas_threads <<< "$layout"
     log=$OUT/peer-$p-torch$torch_threads-blas$blas_threads.log
-    OPENBLAS_NUM_THREADS=$blas_threads "$PYTHON" "$ROOT/bench/peers/torch_transformer.py" --bpe "$OUT/prepared/bpe.model" \
+    OPENBLAS_NUM_THREADS=$blas_threads "$PYTHON" "$ROOT/bench/peers/torch_transformer.py" --config "$shape" --bpe "$OUT/prepared/bpe.model" \
       --data "$DATA" --steps "$STEPS" --threads "$torch_threads" --precision "$p" > "$log" 2>&1 ||
       { echo "train-speed: the peer failed; log: $log" >&2; exit 1; }
     rate=$(sed -n 's/^bench: .* \([0-9]*\) tokens\/s.*/\1/p' "$log")
