@@ -431,7 +431,10 @@ QuantizedModel quantizedModel(const std::string& architecture) {
 
 }  // namespace
 
-TEST_CASE("an int8 decoder step gives fp32's log-probabilities within 0.05, over the whole vocabulary or a slice") {
+// The bound sits between what int8 does and what a fault does, a factor of about 1.5 from each (seen on an AVX2
+// EPYC): at most 0.048 (the Transformer, tied, every layer in int8 with 7-bit activations); 8-bit activations
+// saturating without VNNI (ONEDNN_MAX_CPU_ISA=AVX2) 0.11 to 0.88.
+TEST_CASE("an int8 decoder step gives fp32's log-probabilities within 0.07, over the whole vocabulary or a slice") {
   forEachInt8Way([] {
     for (const std::string architecture : {"rnn", "transformer"})
       for (const bool tied : {false, true}) {
@@ -444,11 +447,11 @@ TEST_CASE("an int8 decoder step gives fp32's log-probabilities within 0.05, over
         const auto sliced = model->decodeStep(previous, state, memory, &fullSlice);
         model->decoder().quantize();
         const auto int8 = model->decodeStep(previous, state, memory);
-        CHECK((int8.logProbs() - full.logProbs()).abs().max().item<float>() < 0.05f);
+        CHECK((int8.logProbs() - full.logProbs()).abs().max().item<float>() < 0.07f);
         const auto int8Slice = model->decoder().sliceOutput(ids);
         REQUIRE(int8Slice.int8);
         const auto int8Sliced = model->decodeStep(previous, state, memory, &int8Slice);
-        CHECK((int8Sliced.logProbs() - sliced.logProbs()).abs().max().item<float>() < 0.05f);
+        CHECK((int8Sliced.logProbs() - sliced.logProbs()).abs().max().item<float>() < 0.07f);
       }
   });
 }

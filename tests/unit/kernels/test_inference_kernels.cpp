@@ -324,7 +324,7 @@ TEST_CASE("Int8Gru gives LibTorch's GRU over packed rows to int8 rounding: 2 lay
   REQUIRE(last.sizes() == expectedLast.sizes());
   CHECK((outputs - expected).abs().max().item<float>() < 0.03f);
   CHECK((last - expectedLast).abs().max().item<float>() < 0.03f);
-  CHECK(outputs.abs().mean().item<float>() > 0.1f);  // the states are not all near zero
+  CHECK(outputs.abs().mean().item<float>() > 0.05f);  // the states are not all near zero (0.106 here: 0.03 means something)
   for (int64_t b = 0; b < B; ++b) {
     const int64_t length = lengths[b].item<int64_t>();
     if (length < S) CHECK(outputs[b].narrow(0, length, S - length).abs().max().item<float>() == 0.0f);
