@@ -76,8 +76,9 @@ for p in "${PRECISIONS[@]}"; do
   for layout in "1 $THREADS" "$THREADS 1"; do
     read -r torch_threads blas_threads <<< "$layout"
     log=$OUT/peer-$p-torch$torch_threads-blas$blas_threads.log
-    OPENBLAS_NUM_THREADS=$blas_threads "$PYTHON" "$ROOT/bench/peers/torch_transformer.py" --config "$shape" --bpe "$OUT/prepared/bpe.model" \
-      --data "$DATA" --steps "$STEPS" --threads "$torch_threads" --precision "$p" > "$log" 2>&1 ||
+    OPENBLAS_NUM_THREADS=$blas_threads "$PYTHON" "$ROOT/bench/peers/torch_transformer.py" --config "$shape" \
+      --bpe "$OUT/prepared/bpe.model" --data "$DATA" --steps "$STEPS" --threads "$torch_threads" --precision "$p" \
+      > "$log" 2>&1 ||
       { echo "train-speed: the peer failed; log: $log" >&2; exit 1; }
     rate=$(sed -n 's/^bench: .* \([0-9]*\) tokens\/s.*/\1/p' "$log")
     [ -n "$rate" ] || { echo "train-speed: no figure from the peer; log: $log" >&2; exit 1; }

@@ -414,7 +414,7 @@ void forEachInt8Way(Body&& body) {
   }
 }
 
-// A trained model of the architecture as it is and quantized, and a batch to translate.
+// A trained model of the architecture as it is and quantized, and a batch of copies it learnt (sources and references).
 struct QuantizedModel {
   Seq2Seq fp32, model;
   Batch batch;
