@@ -30,6 +30,11 @@ std::string duration(double seconds) {
   return fmt::format("{}m{:02}s", s / 60, s % 60);
 }
 
+// beta1 stays PyTorch's 0.9; beta2 is the one Transformer recipes change (0.98 in Vaswani et al. and fairseq)
+torch::optim::AdamOptions adamOptions(const TrainerOptions& options) {
+  return torch::optim::AdamOptions(options.lr.lr).betas({0.9, options.adamBeta2});
+}
+
 }  // namespace
 
 Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& train,
@@ -44,7 +49,7 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
       directory_(std::move(directory)),
       device_(device),
       progress_(progress),
-      optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr.lr))),
+      optimizer_(std::make_unique<torch::optim::Adam>(model_->parameters(), adamOptions(options_))),
       schedule_(options_.lr),
       scaler_(options_.precision == Precision::kFp16),
       average_(model_, options_.emaDecay, options_.emaStart) {
@@ -62,6 +67,7 @@ Trainer::Trainer(Seq2Seq model, TrainerOptions options, const PreparedCorpus& tr
 
 void validateTrainerOptions(const TrainerOptions& options) {
   LrSchedule check(options.lr);  // throws on a bad schedule
+  if (!(options.adamBeta2 > 0.0 && options.adamBeta2 < 1.0)) throw OptionError("`adam-beta2` must be in (0, 1)");
   // written so that NaN fails every check
   if (!(options.teacherForcing >= 0.0 && options.teacherForcing <= 1.0 && options.teacherForcingMin >= 0.0 &&
         options.teacherForcingMin <= 1.0))
@@ -87,6 +93,10 @@ void validateTrainerOptions(const TrainerOptions& options) {
 
 void Trainer::restore(torch::serialize::InputArchive& archive, const std::string& path) {
   state_ = restoreCheckpoint(archive, path, *optimizer_, device_);
+  // LibTorch 2's load brings the saved betas back (1.13's keeps ours): this run's options decide, as the schedule
+  // decides the rate
+  for (auto& group : optimizer_->param_groups())
+    static_cast<torch::optim::AdamOptions&>(group.options()).betas(adamOptions(options_).betas());
   schedule_.restoreState(state_.lrSchedule);
   scaler_.restore(state_.lossScaler);
   if (average_.enabled() && !average_.restore(archive))

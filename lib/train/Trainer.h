@@ -35,6 +35,7 @@ struct ValidationEvent {
 
 struct TrainerOptions {
   LrScheduleOptions lr;                  // learning rate and its schedule
+  double adamBeta2 = 0.999;              // Adam's decay of the squared gradients' average
   double clipNorm = 1.0;                 // gradient L2-norm limit (0: no clipping)
   double labelSmoothing = 0.1;           // share of the target spread over the vocabulary
   double teacherForcing = 1.0;           // chance of feeding the gold previous token...

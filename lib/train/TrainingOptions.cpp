@@ -53,6 +53,8 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("min-lr", r.trainer.lr.minLr, "plateau and linear: lowest learning rate");
   t.add("lr-hold", r.trainer.lr.hold,
         "linear: keep the peak rate for this share of the budget (0.5: the first half), then the straight line down");
+  t.add("adam-beta2", r.trainer.adamBeta2,
+        "Adam's decay of its average of squared gradients (0.98 follows the gradients' scale faster than 0.999)");
   t.add("clip-norm", r.trainer.clipNorm, "clip the gradient's L2 norm to this (0: no clipping)");
   t.add("label-smoothing", r.trainer.labelSmoothing, "probability mass spread over the vocabulary in the loss");
   t.add("teacher-forcing", r.trainer.teacherForcing, "chance of feeding the gold previous token (else the model's own)");

@@ -203,6 +203,7 @@ expect_line "$ERR" "nmt-train: --precision must be fp32, bf16, fp16 or auto, not
 # NaN, infinities and negative values of the float options are refused in one line, before anything is made
 for bad in "--min-lr -1|--min-lr must be a number of 0 or more" \
            "--lr-hold 1|--lr-hold must be in [0, 1)" \
+           "--adam-beta2 nan|--adam-beta2 must be in (0, 1)" \
            "--clip-norm nan|--clip-norm must be a number of 0 or more (0: no clipping)" \
            "--max-time inf|--max-time must be a number of minutes, 0 or more (0: no limit)" \
            "--label-smoothing nan|--label-smoothing must be in [0, 1)" \

@@ -102,17 +102,21 @@ def test_a_loss_that_is_not_finite_is_a_runtime_error(corpus, tiny_options, tmp_
         nmt.train(model_dir=str(tmp_path / "run"), quiet=True, max_steps=50, **data_options(corpus), **options)
 
 
-def test_accumulation_and_the_weights_moving_average_are_keywords_as_their_options_are(corpus, tiny_options, tmp_path):
+def test_accumulation_the_weights_moving_average_and_adam_beta2_are_keywords_as_their_options_are(
+        corpus, tiny_options, tmp_path):
     summary = nmt.train(model_dir=str(tmp_path / "run"), quiet=True, max_steps=20, valid_every=10, accumulate=2,
-                        ema_decay=0.99, ema_start=5, **data_options(corpus), **tiny_options)
+                        ema_decay=0.99, ema_start=5, adam_beta2=0.98, **data_options(corpus), **tiny_options)
     assert summary["steps"] == 20
     config = (tmp_path / "run" / "config.ini").read_text()
     assert "\naccumulate = 2\n" in config and "\nema-decay = 0.99\n" in config and "\nema-start = 5\n" in config
+    assert "\nadam-beta2 = 0.98\n" in config
     assert nmt.Translator(summary["model_dir"]).translate("der Hund").text  # best.pt: the average
     with pytest.raises(ValueError, match=r"^accumulate must be at least 1 \(batches a step\)$"):
         nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, accumulate=0, **data_options(corpus))
     with pytest.raises(ValueError, match=r"^ema_decay must be in \[0, 1\) \(0: no moving average\)$"):
         nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, ema_decay=1.5, **data_options(corpus))
+    with pytest.raises(ValueError, match=r"^adam_beta2 must be in \(0, 1\)$"):
+        nmt.train(model_dir=str(tmp_path / "bad"), quiet=True, adam_beta2=1.0, **data_options(corpus))
 
 
 def test_the_linear_schedule_and_subword_sampling_are_keywords_as_their_options_are(corpus, tiny_options, tmp_path):

@@ -242,3 +242,35 @@ TEST_CASE("Trainer with --ema-decay: validation and kept/ take the average, last
           validateTrainerOptions(o);
         }) == "ema-decay must be in [0, 1) (0: no moving average)");
 }
+
+TEST_CASE("Trainer with --adam-beta2: the steps follow it; a resumed run takes its own, not its checkpoint's") {
+  auto o = test::TinyTrainerRun::options();
+  o.lr.lr = 0.01;
+  o.maxSteps = 6;
+  test::TinyTrainerRun plain, changed, resumedSame, resumedChanged;
+  plain.run(o);  // 0.999, the default
+  o.adamBeta2 = 0.98;
+  changed.run(o);
+  // three steps at 0.999, then three more at 0.999 or at 0.98
+  o.adamBeta2 = 0.999;
+  o.maxSteps = 3;
+  resumedSame.run(o);
+  resumedChanged.run(o);
+  o.maxSteps = 6;
+  resumedSame.resume(o);
+  o.adamBeta2 = 0.98;
+  resumedChanged.resume(o);
+  const auto same = [](test::TinyTrainerRun& a, test::TinyTrainerRun& b) {
+    const auto x = a.model->parameters(), y = b.model->parameters();
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (!torch::equal(x[i], y[i])) return false;
+    return true;
+  };
+  CHECK_FALSE(same(plain, changed));
+  CHECK(same(plain, resumedSame));
+  CHECK_FALSE(same(resumedSame, resumedChanged));  // LibTorch 2's Adam::load would bring 0.999 back
+  CHECK(test::errorOf([&] {
+          o.adamBeta2 = 1.0;
+          validateTrainerOptions(o);
+        }) == "adam-beta2 must be in (0, 1)");
+}
