@@ -3,7 +3,7 @@
 # machine, from the same BPE model and prepared corpus: tokens/s (source + target tokens, padding not
 # counted, step time only) over steps N+1 to 2N (the first N warm up; the same batches for every variant),
 # the window nmt-train's metrics.csv reports with --log-every N (an epoch's end validates and restarts it: keep 2N
-# within an epoch, 133 steps of the Multi30k presets).
+# within an epoch: 133 steps of the 4,096-token Multi30k presets, 501 of the full Transformer's 1,024).
 #   bench/train-speed.sh [--config FILE] [--steps 60] [--threads 2] [--data DIR] [--out DIR]
 #                        [--peer] [--python /usr/bin/python3] [-- VARIANT ...]
 # Each VARIANT is a quoted list of extra nmt-train options; the default ones are "--precision fp32" and
