@@ -7,10 +7,17 @@
 
 #include <fmt/core.h>
 
+#include <cstdlib>
+
 namespace nmt {
 
 std::string Runtime::describe() const {
   return fmt::format("device {}, precision {}; {}", device.str(), precisionName(precision), describeThreads());
+}
+
+MatrixWork matrixWorkFor(bool cpuBf16, bool cpuTraining, const char* ompWaitPolicy) {
+  if (cpuBf16) return MatrixWork::kOneDnn;
+  return cpuTraining && idleThreadsSleep(ompWaitPolicy) ? MatrixWork::kOpenBlasSharingCores : MatrixWork::kOpenBlas;
 }
 
 Runtime startRuntime(const RuntimeOptions& options, ModelUse use) {
@@ -19,7 +26,8 @@ Runtime startRuntime(const RuntimeOptions& options, ModelUse use) {
   r.precision = settlePrecision(options.precision, r.device, use);
   reuseFreedMemory();
   const bool bf16 = cpuBf16(r.precision, r.device);
-  r.threadInfo = configureThreads(options.threads, bf16 ? MatrixWork::kOneDnn : MatrixWork::kOpenBlas);
+  const bool cpuTraining = use == ModelUse::kTraining && r.device.is_cpu();
+  r.threadInfo = configureThreads(options.threads, matrixWorkFor(bf16, cpuTraining, std::getenv("OMP_WAIT_POLICY")));
   const MatrixKernels kernels = currentMatrixKernels();
   r.kernelLine = bf16 ? "matrix products in bf16: oneDNN (" + cpuBf16Instructions() + "), the rest " +
                             describeMatrixKernels(kernels)

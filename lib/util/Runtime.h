@@ -1,6 +1,7 @@
 #pragma once
 
 #include "util/Precision.h"
+#include "util/Threads.h"
 
 #include <c10/core/Device.h>
 
@@ -33,5 +34,10 @@ struct Runtime {
 // CPU threads (configureThreads; bf16 on the CPU gives them to LibTorch's pool, where oneDNN runs).
 // InputError naming the option when a value is wrong.
 Runtime startRuntime(const RuntimeOptions& options, ModelUse use);
+
+// Which matrix work sizes the threads (configureThreads): kOneDnn for bf16 on the CPU; for float32
+// training on the CPU kOpenBlasSharingCores where idle threads sleep (idleThreadsSleep(ompWaitPolicy)),
+// else, and for translation, kOpenBlas.
+MatrixWork matrixWorkFor(bool cpuBf16, bool cpuTraining, const char* ompWaitPolicy);
 
 }  // namespace nmt

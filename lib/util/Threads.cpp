@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cctype>
 #include <dlfcn.h>
 
 namespace nmt {
@@ -33,11 +34,19 @@ std::string configureThreads(int threads, MatrixWork work) {
   const auto get = openblasGetThreads();
   if (set) {
     if (threads > 0) set(threads);
-    at::set_num_threads(work == MatrixWork::kOneDnn && get ? std::max(1, get()) : 1);
+    at::set_num_threads(work != MatrixWork::kOpenBlas && get ? std::max(1, get()) : 1);
   } else if (threads > 0) {
     at::set_num_threads(threads);
   }
   return describeThreads();
+}
+
+bool idleThreadsSleep(const char* ompWaitPolicy) {
+  if (!ompWaitPolicy) return false;
+  std::string value(ompWaitPolicy);
+  value.erase(std::remove_if(value.begin(), value.end(), [](unsigned char c) { return std::isspace(c); }), value.end());
+  std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+  return value == "passive";
 }
 
 std::string describeThreads() {

@@ -4,16 +4,24 @@
 
 namespace nmt {
 
-// Which library does most of the matrix work: OpenBLAS (fp32 sgemm), or oneDNN on LibTorch's
-// intra-op threads (bf16 training on the CPU).
-enum class MatrixWork { kOpenBlas, kOneDnn };
+// Which library does most of the matrix work, and so the size of LibTorch's intra-op pool:
+// kOpenBlas: OpenBLAS (fp32 sgemm), LibTorch's pool at one thread;
+// kOneDnn: oneDNN on LibTorch's intra-op threads (bf16 training on the CPU), the pool at OpenBLAS's count;
+// kOpenBlasSharingCores: OpenBLAS's products, and LibTorch's element-wise work at OpenBLAS's count
+// between them (float32 training where idle threads sleep: 10-12% more tokens/s on 2 cores, 1.7x slower
+// where they spin; docs/performance.md).
+enum class MatrixWork { kOpenBlas, kOneDnn, kOpenBlasSharingCores };
+
+// Whether libgomp's idle threads sleep rather than spin: OMP_WAIT_POLICY (the value this process
+// started with; libgomp reads it once, at load) is "passive", in any case.
+bool idleThreadsSleep(const char* ompWaitPolicy);
 
 // Sets the CPU threads for matrix work: OpenBLAS gets `threads`, LibTorch's intra-op pool
 // stays at one (the fastest split measured: both at 2 oversubscribes two cores, and Debian 13's
 // LibTorch starts 2 OpenMP threads beside OpenBLAS's 2 by default; docs/performance.md, "Thread layouts").
 // threads 0 keeps OpenBLAS's own count (its cores, or OPENBLAS_NUM_THREADS) and still puts
-// LibTorch at one; with another BLAS, LibTorch keeps its default. With kOneDnn LibTorch's pool gets
-// OpenBLAS's count too (bf16 training ran at 5,800 tokens/s on one intra-op thread, 7,700 on 2).
+// LibTorch at one; with another BLAS, LibTorch keeps its default. With kOneDnn and kOpenBlasSharingCores
+// LibTorch's pool gets OpenBLAS's count too (bf16 training ran at 5,800 tokens/s on one intra-op thread, 7,700 on 2).
 // Returns a line for the log.
 std::string configureThreads(int threads, MatrixWork work = MatrixWork::kOpenBlas);
 // "threads: LibTorch intra-op 1, OpenBLAS threads 2", as they are now (another caller may have set them since).

@@ -29,6 +29,30 @@ TEST_CASE("oneDNN's ISA limit: which instruction sets from AVX512_CORE_VNNI up i
   CHECK_FALSE(oneDnnIsaAllows("AVX512_CORE", "AVX512_CORE_BF16"));
 }
 
+TEST_CASE("threads: float32 training shares the cores with LibTorch's pool only where libgomp's idle threads sleep") {
+  CHECK(idleThreadsSleep("passive"));
+  CHECK(idleThreadsSleep(" PASSIVE"));
+  CHECK_FALSE(idleThreadsSleep(nullptr));
+  CHECK_FALSE(idleThreadsSleep(""));
+  CHECK_FALSE(idleThreadsSleep("active"));
+  CHECK_FALSE(idleThreadsSleep("passive-ish"));
+  CHECK(matrixWorkFor(false, true, "passive") == MatrixWork::kOpenBlasSharingCores);
+  CHECK(matrixWorkFor(false, true, nullptr) == MatrixWork::kOpenBlas);
+  CHECK(matrixWorkFor(false, true, "ACTIVE") == MatrixWork::kOpenBlas);
+  CHECK(matrixWorkFor(false, false, "passive") == MatrixWork::kOpenBlas);  // translation, or training on a GPU
+  CHECK(matrixWorkFor(true, true, "passive") == MatrixWork::kOneDnn);
+  CHECK(matrixWorkFor(true, true, nullptr) == MatrixWork::kOneDnn);
+  if (openBlasThreads() > 0) {
+    const int saved = openBlasThreads();
+    configureThreads(2, MatrixWork::kOpenBlasSharingCores);
+    CHECK(at::get_num_threads() == 2);
+    CHECK(describeThreads() == "threads: LibTorch intra-op 2, OpenBLAS threads 2");
+    configureThreads(saved);
+    CHECK(at::get_num_threads() == 1);
+    CHECK(openBlasThreads() == saved);
+  }
+}
+
 TEST_CASE("precision: names, where each runs, and an autocast scope that restores what it found") {
   CHECK(parsePrecision("fp32") == Precision::kFp32);
   CHECK(parsePrecision("bf16") == Precision::kBf16);
