@@ -8,7 +8,7 @@ namespace nmt {
 // kOpenBlas: OpenBLAS (fp32 sgemm), LibTorch's pool at one thread;
 // kOneDnn: oneDNN on LibTorch's intra-op threads (bf16 training on the CPU), the pool at OpenBLAS's count;
 // kOpenBlasSharingCores: OpenBLAS's products, and LibTorch's element-wise work at OpenBLAS's count
-// between them (float32 training where idle threads sleep: 10-12% more tokens/s on 2 cores, 1.7x slower
+// between them (float32 training where idle threads sleep: 7-9% more tokens/s on 2 cores, 1.7x slower
 // where they spin; docs/performance.md).
 enum class MatrixWork { kOpenBlas, kOneDnn, kOpenBlasSharingCores };
 
