@@ -43,8 +43,11 @@ std::string configureThreads(int threads, MatrixWork work) {
 
 bool idleThreadsSleep(const char* ompWaitPolicy) {
   if (!ompWaitPolicy) return false;
+  // libgomp trims the value's ends, not its inside
   std::string value(ompWaitPolicy);
-  value.erase(std::remove_if(value.begin(), value.end(), [](unsigned char c) { return std::isspace(c); }), value.end());
+  const auto space = [](unsigned char c) { return std::isspace(c) != 0; };
+  value.erase(std::find_if_not(value.rbegin(), value.rend(), space).base(), value.end());
+  value.erase(value.begin(), std::find_if_not(value.begin(), value.end(), space));
   std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
   return value == "passive";
 }

@@ -36,6 +36,8 @@ TEST_CASE("threads: float32 training shares the cores with LibTorch's pool only 
   CHECK_FALSE(idleThreadsSleep(""));
   CHECK_FALSE(idleThreadsSleep("active"));
   CHECK_FALSE(idleThreadsSleep("passive-ish"));
+  CHECK_FALSE(idleThreadsSleep("pas sive"));  // libgomp would not take it, so its threads would spin
+  CHECK(idleThreadsSleep("passive\n"));
   CHECK(matrixWorkFor(false, true, "passive") == MatrixWork::kOpenBlasSharingCores);
   CHECK(matrixWorkFor(false, true, nullptr) == MatrixWork::kOpenBlas);
   CHECK(matrixWorkFor(false, true, "ACTIVE") == MatrixWork::kOpenBlas);
