@@ -1,6 +1,7 @@
 // nmt-train: trains a translation model on parallel text into a self-contained model directory.
 #include "LocalWorkers.h"
 #include "common/AppMain.h"
+#include "common/IdleThreadsRestart.h"
 #include "train/TrainingOptions.h"
 #include "util/OptionTable.h"
 #include "common/SharedOptions.h"
@@ -49,6 +50,8 @@ int main(int argc, char* argv[]) {
       return app::runLocalWorkers(invocation.processes, arguments);
     }
 
+    if (!worker.distributed())  // measured for one process (docs/performance.md)
+      app::restartWithSleepingIdleThreads("nmt-train", argv, request.runtime, invocation.config);
     StopSignal::install();
     if (worker.distributed())
       request.runtime.device = parallel::workerDeviceChoice(request.runtime.device, worker.localRank, cudaDeviceCount());

@@ -20,6 +20,22 @@ MatrixWork matrixWorkFor(bool cpuBf16, bool cpuTraining, const char* ompWaitPoli
   return cpuTraining && idleThreadsSleep(ompWaitPolicy) ? MatrixWork::kOpenBlasSharingCores : MatrixWork::kOpenBlas;
 }
 
+std::vector<std::pair<std::string, std::string>> sleepingIdleThreadsEnvironment(const RuntimeOptions& options,
+                                                                                const char* ompWaitPolicy,
+                                                                                const char* openblasThreadTimeout) {
+  if (ompWaitPolicy) return {};
+  try {
+    const c10::Device device = resolveDevice(options.device);
+    if (!device.is_cpu() || cpuBf16(settlePrecision(options.precision, device, ModelUse::kTraining), device)) return {};
+  } catch (const std::exception&) {
+    return {};  // startRuntime says what is wrong
+  }
+  if ((options.threads > 0 ? options.threads : matrixThreads()) <= 1) return {};
+  std::vector<std::pair<std::string, std::string>> variables{{"OMP_WAIT_POLICY", "passive"}};
+  if (!openblasThreadTimeout) variables.emplace_back("OPENBLAS_THREAD_TIMEOUT", "4");
+  return variables;
+}
+
 Runtime startRuntime(const RuntimeOptions& options, ModelUse use) {
   Runtime r;
   r.device = resolveDevice(options.device);
@@ -27,7 +43,9 @@ Runtime startRuntime(const RuntimeOptions& options, ModelUse use) {
   reuseFreedMemory();
   const bool bf16 = cpuBf16(r.precision, r.device);
   const bool cpuTraining = use == ModelUse::kTraining && r.device.is_cpu();
-  r.threadInfo = configureThreads(options.threads, matrixWorkFor(bf16, cpuTraining, std::getenv("OMP_WAIT_POLICY")));
+  const MatrixWork work = matrixWorkFor(bf16, cpuTraining, std::getenv("OMP_WAIT_POLICY"));
+  r.threadInfo = configureThreads(options.threads, work);
+  if (work == MatrixWork::kOpenBlasSharingCores) r.threadInfo += "; idle threads sleep (OMP_WAIT_POLICY=passive)";
   const MatrixKernels kernels = currentMatrixKernels();
   r.kernelLine = bf16 ? "matrix products in bf16: oneDNN (" + cpuBf16Instructions() + "), the rest " +
                             describeMatrixKernels(kernels)

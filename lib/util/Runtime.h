@@ -6,6 +6,8 @@
 #include <c10/core/Device.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nmt {
 
@@ -39,5 +41,15 @@ Runtime startRuntime(const RuntimeOptions& options, ModelUse use);
 // training on the CPU kOpenBlasSharingCores where idle threads sleep (idleThreadsSleep(ompWaitPolicy)),
 // else, and for translation, kOpenBlas.
 MatrixWork matrixWorkFor(bool cpuBf16, bool cpuTraining, const char* ompWaitPolicy);
+
+// The variables float32 training on the CPU restarts itself with so that its idle threads sleep
+// (libgomp and OpenBLAS read them only at load), and matrixWorkFor gives LibTorch's pool both
+// cores: OMP_WAIT_POLICY=passive, and OPENBLAS_THREAD_TIMEOUT=4 unless set (7-9% more tokens/s on
+// 2 cores; docs/performance.md). Empty, so no restart, where OMP_WAIT_POLICY is set (the user's
+// choice stands), where training is not float32 on the CPU (bf16, a GPU, a value startRuntime
+// will refuse), or where the matrix work has one thread.
+std::vector<std::pair<std::string, std::string>> sleepingIdleThreadsEnvironment(const RuntimeOptions& options,
+                                                                                const char* ompWaitPolicy,
+                                                                                const char* openblasThreadTimeout);
 
 }  // namespace nmt

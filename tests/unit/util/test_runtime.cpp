@@ -55,6 +55,32 @@ TEST_CASE("threads: float32 training shares the cores with LibTorch's pool only 
   }
 }
 
+TEST_CASE("threads: float32 training on the CPU restarts with its idle threads asleep unless the user chose") {
+  using Variables = std::vector<std::pair<std::string, std::string>>;
+  const Variables both{{"OMP_WAIT_POLICY", "passive"}, {"OPENBLAS_THREAD_TIMEOUT", "4"}};
+  RuntimeOptions cpu2;
+  cpu2.device = "cpu";
+  cpu2.threads = 2;
+  CHECK(sleepingIdleThreadsEnvironment(cpu2, nullptr, nullptr) == both);
+  CHECK(sleepingIdleThreadsEnvironment(cpu2, nullptr, "100") == Variables{{"OMP_WAIT_POLICY", "passive"}});
+  CHECK(sleepingIdleThreadsEnvironment(cpu2, "active", nullptr).empty());   // the user's choice
+  CHECK(sleepingIdleThreadsEnvironment(cpu2, "passive", nullptr).empty());  // already restarted, or set
+  CHECK(sleepingIdleThreadsEnvironment(cpu2, "", nullptr).empty());
+  auto with = [&](auto change) {
+    RuntimeOptions options = cpu2;
+    change(options);
+    return sleepingIdleThreadsEnvironment(options, nullptr, nullptr);
+  };
+  CHECK(with([](RuntimeOptions& o) { o.threads = 1; }).empty());
+  CHECK(with([](RuntimeOptions& o) { o.threads = 0; }) == (matrixThreads() > 1 ? both : Variables{}));
+  CHECK(with([](RuntimeOptions& o) { o.device = "cuda"; }).empty());
+  CHECK(with([](RuntimeOptions& o) { o.device = "tpu"; }).empty());  // startRuntime refuses it
+  CHECK(with([](RuntimeOptions& o) { o.precision = "fp8"; }).empty());
+  CHECK(with([](RuntimeOptions& o) { o.precision = "bf16"; }).empty());  // oneDNN's, or refused
+  CHECK(with([](RuntimeOptions& o) { o.precision = "auto"; }) == (cpuBf16Instructions().empty() ? both : Variables{}));
+  CHECK(with([](RuntimeOptions& o) { o.device = "auto"; }) == (torch::cuda::is_available() ? Variables{} : both));
+}
+
 TEST_CASE("precision: names, where each runs, and an autocast scope that restores what it found") {
   CHECK(parsePrecision("fp32") == Precision::kFp32);
   CHECK(parsePrecision("bf16") == Precision::kBf16);
