@@ -25,8 +25,10 @@ std::vector<std::pair<std::string, std::string>> sleepingIdleThreadsEnvironment(
                                                                                 const char* openblasThreadTimeout) {
   if (ompWaitPolicy) return {};
   try {
+    // only where asleep idle threads change the layout (matrixWorkFor's rule, not a copy of it)
     const c10::Device device = resolveDevice(options.device);
-    if (!device.is_cpu() || cpuBf16(settlePrecision(options.precision, device, ModelUse::kTraining), device)) return {};
+    const bool bf16 = cpuBf16(settlePrecision(options.precision, device, ModelUse::kTraining), device);
+    if (matrixWorkFor(bf16, device.is_cpu(), "passive") != MatrixWork::kOpenBlasSharingCores) return {};
   } catch (const std::exception&) {
     return {};  // startRuntime says what is wrong
   }
