@@ -11,6 +11,10 @@ int64_t goldTokens(const Batch& batch) {
   return static_cast<int64_t>(batch.targetTokens) - static_cast<int64_t>(batch.size());
 }
 
+void forgetGradients(const std::vector<at::Tensor>& parameters) {
+  for (auto p : parameters) p.mutable_grad().reset();
+}
+
 AccumulatedLoss accumulateGradients(Seq2Seq& model, const std::vector<Batch>& batches, const LossSettings& settings,
                                     const c10::Device& device) {
   AccumulatedLoss out;

@@ -28,8 +28,15 @@ struct AccumulatedLoss {
 // Gold tokens of a batch: target tokens less the <s> that starts each row.
 int64_t goldTokens(const Batch& batch);
 
+// Drops the parameters' gradients (undefined counts as zero) rather than zeroing them: the first
+// backward of a step then keeps the gradient tensors it computed, where zeroed ones cost a pass to
+// zero and a pass to add over every parameter a step. A parameter the step's loss does not reach is
+// then left out of the optimizer step, not stepped with a zero gradient (PyTorch 2's set_to_none):
+// every parameter of nmt's models is reached by every batch.
+void forgetGradients(const std::vector<at::Tensor>& parameters);
+
 // Forward and backward of the batches one optimizer step takes (`accumulate` N: N batches, or this
-// worker's shares of them), into the parameters' gradients, which must start at zero. Each batch's
+// worker's shares of them), into the parameters' gradients, which must start at zero or undefined. Each batch's
 // loss is divided by the gold tokens of all of them, so that the gradients are those of one batch
 // holding all their rows (as fairseq's --update-freq and Marian's --optimizer-delay sum them).
 AccumulatedLoss accumulateGradients(Seq2Seq& model, const std::vector<Batch>& batches, const LossSettings& settings,

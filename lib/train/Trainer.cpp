@@ -220,7 +220,7 @@ std::string Trainer::statusLine(double loss, std::size_t batchesPerEpoch) const 
 }
 
 Trainer::StepGradients Trainer::gradients(const std::vector<Batch>& batches) {
-  optimizer_->zero_grad();
+  forgetGradients(model_->parameters());
   const LossSettings settings{options_.labelSmoothing, teacherForcingRatio(), options_.precision,
                               scaler_.enabled() ? scaler_.scale() : 1.0};
   const AccumulatedLoss accumulated = accumulateGradients(model_, batches, settings, device_);
@@ -361,7 +361,7 @@ TrainOutcome Trainer::run() {
       plan = {};  // the old plan goes before the new one is made: never two in memory
       plan = planEpoch();
     }
-    if (epochEnd || (options_.validEvery > 0 && state_.step % options_.validEvery == 0)) {
+    if ((epochEnd && options_.validEpochEnds) || (options_.validEvery > 0 && state_.step % options_.validEvery == 0)) {
       const bool goOn = validate(true);
       tick();
       if (!goOn) {  // validate() saved last.pt

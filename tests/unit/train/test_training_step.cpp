@@ -74,6 +74,29 @@ TEST_CASE("accumulating two batches' gradients gives the weights of one batch of
   CHECK(moved + 3 == one.size());
 }
 
+TEST_CASE("forgetGradients: each step's gradients are its own backward's, as after zero_grad, and bit for bit") {
+  const std::vector<std::vector<std::size_t>> steps = {{0, 1}, {2, 3}, {1, 2}};
+  auto train = [&](bool forget) {
+    Seq2Seq model = transformer();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+    for (const auto& rows : steps) {
+      if (forget) {
+        forgetGradients(model->parameters());
+        for (const auto& p : model->parameters()) CHECK_FALSE(p.grad().defined());
+      } else {
+        sgd.zero_grad();
+      }
+      accumulateGradients(model, {makeBatch(kPairs, rows, c10::Device(c10::kCPU))}, LossSettings{},
+                          c10::Device(c10::kCPU));
+      sgd.step();
+    }
+    return model->parameters();
+  };
+  const auto zeroed = train(false), forgotten = train(true);
+  REQUIRE(zeroed.size() == forgotten.size());
+  for (std::size_t i = 0; i < zeroed.size(); ++i) CHECK_MESSAGE(torch::equal(zeroed[i], forgotten[i]), "parameter " << i);
+}
+
 TEST_CASE("the weights' moving average: its formula, step by step, and the model holding it for a scope") {
   Seq2Seq model(test::tinyConfig());
   const auto w = model->parameters().front();
@@ -116,6 +139,22 @@ TEST_CASE("Trainer with --accumulate: optimizer steps take N batches, an epoch's
           o.accumulate = 0;
           validateTrainerOptions(o);
         }) == "accumulate must be at least 1 (batches a step)");
+}
+
+TEST_CASE("Trainer with valid-epoch-ends false: validations on valid-every's steps and at the run's end only") {
+  auto o = test::TinyTrainerRun::options();  // 4 batches an epoch
+  o.maxEpochs = 3;
+  o.validEvery = 3;
+  test::TinyTrainerRun both, steps, endOnly;
+  both.run(o);
+  CHECK(both.validatedSteps() == std::vector<int64_t>{3, 4, 6, 8, 9, 12});
+  o.validEpochEnds = false;
+  steps.run(o);
+  CHECK(steps.validatedSteps() == std::vector<int64_t>{3, 6, 9, 12});
+  o.maxEpochs = 2;
+  o.validEvery = 0;
+  endOnly.run(o);
+  CHECK(endOnly.validatedSteps() == std::vector<int64_t>{8});
 }
 
 TEST_CASE("Trainer with --lr-schedule linear: each step's rate falls in a straight line to the end of the budget") {
