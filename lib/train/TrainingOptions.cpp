@@ -70,7 +70,7 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
   t.add("max-epochs", r.trainer.maxEpochs, "stop after this many epochs (0: no limit)");
   t.add("max-steps", r.trainer.maxSteps, "stop after this many steps in all (0: no limit)");
   t.add("max-time", r.trainer.maxMinutes, "stop after this many minutes of training in all (0: no limit)");
-  t.add("valid-every", r.trainer.validEvery, "validate (and save) every this many steps (0: on no step count)");
+  t.add("valid-every", r.trainer.validEvery, "validate (and save) every this many steps (0: not by step count)");
   t.add("valid-epoch-ends", r.trainer.validEpochEnds,
         "validate at each epoch's end too (false: only every valid-every steps; a run that trained validates at its "
         "end either way)");

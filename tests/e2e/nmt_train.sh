@@ -162,6 +162,12 @@ expect_line "$(metric linear/metrics.csv 40 7)" "7.5e-05"
 expect_ok "${TRAIN[@]}" --model-dir held --lr-schedule linear --lr-hold 0.5 --max-steps 40
 expect_line "$(metric held/metrics.csv 20 7)" "0.003"
 expect_line "$(metric held/metrics.csv 30 7)" "0.00165"
+# validations at --valid-every's steps and each epoch's end (27 batches), or (--valid-epoch-ends=false) the steps only
+validated() { awk -F, 'NR > 1 && $6 != "" { printf "%s ", $1 }' "$1"; }
+expect_line "$(validated held/metrics.csv)" "20 27 40 "
+expect_ok "${TRAIN[@]}" --model-dir steps-only --lr-schedule linear --lr-hold 0.5 --max-steps 40 --valid-epoch-ends=false
+expect_line "$(validated steps-only/metrics.csv)" "20 40 "
+expect_line "$(metric steps-only/metrics.csv 40 3)" "$(metric held/metrics.csv 40 3)"  # the same steps
 expect_fail 1 "${TRAIN[@]}" --model-dir x --lr-hold 0.5
 expect_line "$ERR" "nmt-train: error: --lr-hold needs --lr-schedule linear"
 expect_fail 1 "$BIN/nmt-train" "${DATA[@]}" --model-dir x --lr-schedule linear
