@@ -49,8 +49,8 @@ struct TrainerOptions {
   int64_t maxEpochs = 0;                 // stop after this many epochs (0: no limit)
   int64_t maxSteps = 0;                  // stop after this many steps in all (0: no limit)
   double maxMinutes = 0.0;               // stop after this much training time in all (0: no limit)
-  int64_t validEvery = 500;              // validate every this many steps (0: none on a step count)...
-  bool validEpochEnds = true;            // ...and at each epoch's end (either way once more at the run's end)
+  int64_t validEvery = 500;              // validate every this many steps (0: not by step count)...
+  bool validEpochEnds = true;            // ...and at each epoch's end (a run that trained validates at its end anyway)
   int64_t patience = 5;                  // stop after this many validations without a better BLEU (0: never)
   int64_t keepCheckpoints = 0;           // keep the weights of the last this many validations in kept/ (0: none)
   int64_t logEvery = 100;                // a metrics row (and a log line off a terminal) every this many steps

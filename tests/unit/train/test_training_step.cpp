@@ -94,7 +94,8 @@ TEST_CASE("forgetGradients: each step's gradients are its own backward's, as aft
   };
   const auto zeroed = train(false), forgotten = train(true);
   REQUIRE(zeroed.size() == forgotten.size());
-  for (std::size_t i = 0; i < zeroed.size(); ++i) CHECK_MESSAGE(torch::equal(zeroed[i], forgotten[i]), "parameter " << i);
+  for (std::size_t i = 0; i < zeroed.size(); ++i)
+    CHECK_MESSAGE(torch::equal(zeroed[i], forgotten[i]), "parameter " << i);
 }
 
 TEST_CASE("the weights' moving average: its formula, step by step, and the model holding it for a scope") {
