@@ -17,6 +17,13 @@
 #define NMT_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 
+// c10::Allocator::allocate is const until LibTorch 2.2; from 2.3 it is not, and copy_data is to define too.
+#if NMT_TORCH_AT_LEAST(2, 3)
+#define NMT_ALLOCATE_CONST
+#else
+#define NMT_ALLOCATE_CONST const
+#endif
+
 #if NMT_TORCH_AT_LEAST(2, 0)
 #include <ATen/ops/scaled_dot_product_attention.h>
 #else
