@@ -24,6 +24,9 @@ void reuseFreedMemory() {
   mallopt(M_MMAP_MAX, 0);               // every block from the heap, none mmap()ed
   mallopt(M_TRIM_THRESHOLD, 1 << 30);   // and freed space kept there (up to 1 GiB free at the top)
 #endif
+}
+
+void cacheTensorBlocks() {
   TensorBlockCache*& cache = installedCache();
   if (cache) return;
   cache = new TensorBlockCache(kKeptTensorBytes);

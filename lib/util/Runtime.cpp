@@ -44,6 +44,7 @@ Runtime startRuntime(const RuntimeOptions& options, ModelUse use) {
   r.precision = settlePrecision(options.precision, r.device, use);
   reuseFreedMemory();
   const bool bf16 = cpuBf16(r.precision, r.device);
+  if (bf16) cacheTensorBlocks();
   const bool cpuTraining = use == ModelUse::kTraining && r.device.is_cpu();
   const MatrixWork work = matrixWorkFor(bf16, cpuTraining, std::getenv("OMP_WAIT_POLICY"));
   r.threadInfo = configureThreads(options.threads, work);

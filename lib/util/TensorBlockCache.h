@@ -13,10 +13,9 @@ namespace nmt {
 
 // LibTorch's CPU allocator for tensors, keeping freed blocks of 4 KiB and more in lists by size class
 // (four classes an octave, so a block is at most a quarter bigger than asked) and handing them out again,
-// up to `capBytes` kept; smaller tensors go to malloc. A training step frees and asks for the same sizes
-// again thousands of times: glibc's heap sorts and splits its free chunks on each request (bf16 training
-// on the CPU, whose casts allocate the most, spent a tenth of its time there; 18% more tokens/s with
-// the cache: docs/performance.md). reuseFreedMemory installs one (util/HeapReuse.h).
+// up to `capBytes` kept; smaller tensors go to malloc. A bf16 training step frees and asks for the same
+// sizes again thousands of times, and glibc's heap sorts and splits its free chunks on each request.
+// cacheTensorBlocks installs one (util/HeapReuse.h).
 class TensorBlockCache final : public c10::Allocator {
  public:
   static constexpr std::size_t kSmallest = 4096;  // smaller tensors: malloc

@@ -6,8 +6,10 @@
 #include "util/Runtime.h"
 #include "util/Threads.h"
 #include "util/StepGraph.h"
+#include "util/TensorBlockCache.h"
 #include "util/TorchCompat.h"
 
+#include <c10/core/CPUAllocator.h>
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
@@ -102,6 +104,11 @@ TEST_CASE("precision: names, where each runs, and an autocast scope that restore
   CHECK(errorOf([&] { checkPrecisionDevice(Precision::kBf16, cpu, ModelUse::kTranslation); }) ==
         "precision bf16 needs a CUDA device to translate (on the CPU bf16 is for training)");
   CHECK(settlePrecision("auto", cpu, ModelUse::kTranslation) == Precision::kFp32);
+  // float32 keeps the allocator it found (glibc's heap: cacheTensorBlocks is for bf16)
+  at::Allocator* const before = c10::GetCPUAllocator();
+  CHECK(startRuntime(RuntimeOptions{"cpu", 0, "fp32"}, ModelUse::kTraining).precision == Precision::kFp32);
+  CHECK(c10::GetCPUAllocator() == before);
+
   // bf16 training on the CPU: where it has the instructions, whatever machine runs this
   const std::string instructions = cpuBf16Instructions();
   const std::string cpuFlags = test::readFile("/proc/cpuinfo");
@@ -120,6 +127,7 @@ TEST_CASE("precision: names, where each runs, and an autocast scope that restore
     CHECK(settlePrecision("auto", cpu, ModelUse::kTraining) == Precision::kBf16);
     const Runtime runtime = startRuntime(RuntimeOptions{"cpu", 0, "auto"}, ModelUse::kTraining);
     CHECK(runtime.precision == Precision::kBf16);
+    CHECK(dynamic_cast<TensorBlockCache*>(c10::GetCPUAllocator()) != nullptr);
     CHECK(runtime.kernelLine.rfind("matrix products in bf16: oneDNN (" + instructions + "), the rest ", 0) == 0);
     if (openBlasThreads() > 0) {
       CHECK(at::get_num_threads() == openBlasThreads());  // oneDNN's threads: LibTorch's pool

@@ -59,11 +59,11 @@ TEST_CASE("TensorBlockCache: it keeps no more than its cap, and leaves small ten
   CHECK(cache.allocate(0).get() == nullptr);
 }
 
-TEST_CASE("reuseFreedMemory makes LibTorch's CPU tensors come from a TensorBlockCache, and returnFreedMemory empties it") {
-  nmt::reuseFreedMemory();
+TEST_CASE("cacheTensorBlocks makes LibTorch's CPU tensors come from a TensorBlockCache, and returnFreedMemory empties it") {
+  nmt::cacheTensorBlocks();
   auto* cache = dynamic_cast<TensorBlockCache*>(c10::GetCPUAllocator());
   REQUIRE(cache != nullptr);
-  nmt::reuseFreedMemory();  // once is enough: the same one stays
+  nmt::cacheTensorBlocks();  // once is enough: the same one stays
   CHECK(c10::GetCPUAllocator() == cache);
   cache->release();
   void* data = nullptr;
