@@ -1,5 +1,6 @@
 #include "util/TensorBlockCache.h"
 
+#include <c10/util/Exception.h>
 
 #include <cstdlib>
 #include <new>
@@ -33,6 +34,8 @@ std::size_t TensorBlockCache::sizeClass(std::size_t bytes) {
 c10::DataPtr TensorBlockCache::allocate(std::size_t bytes) NMT_ALLOCATE_CONST {
   const c10::Device cpu(c10::kCPU);
   if (bytes == 0) return {nullptr, nullptr, &TensorBlockCache::giveBack, cpu};
+  constexpr std::size_t kMost = std::size_t{1} << 56;  // size classes stay far from overflowing
+  TORCH_CHECK(bytes <= kMost, "not enough memory for a tensor of ", bytes, " bytes");
   // a small block's header holds its own size, smaller than any class, so that giveBack frees it
   const std::size_t size = bytes < kSmallest ? bytes : sizeClass(bytes);
   Header* header = nullptr;
@@ -47,7 +50,8 @@ c10::DataPtr TensorBlockCache::allocate(std::size_t bytes) NMT_ALLOCATE_CONST {
   }
   if (!header) {
     void* block = nullptr;
-    if (posix_memalign(&block, kAlignment, kAlignment + size) != 0) throw std::bad_alloc();
+    TORCH_CHECK(posix_memalign(&block, kAlignment, kAlignment + size) == 0,
+                "not enough memory for a tensor of ", bytes, " bytes");
     header = new (block) Header{const_cast<TensorBlockCache*>(this), size};
   }
   // the data is its own context, as LibTorch's raw_allocate requires (oneDNN's buffers come that way)

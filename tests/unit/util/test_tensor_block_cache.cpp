@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <string>
 
 using nmt::TensorBlockCache;
 
@@ -57,6 +58,12 @@ TEST_CASE("TensorBlockCache: it keeps no more than its cap, and leaves small ten
   b.clear();  // over the cap: freed
   CHECK(cache.keptBytes() == 8192);
   CHECK(cache.allocate(0).get() == nullptr);
+  try {
+    cache.allocate(std::size_t{1} << 60);
+    FAIL("an absurd size was allocated");
+  } catch (const c10::Error& e) {
+    CHECK(std::string(e.what_without_backtrace()) == "not enough memory for a tensor of 1152921504606846976 bytes");
+  }
 }
 
 TEST_CASE("cacheTensorBlocks makes LibTorch's CPU tensors come from a TensorBlockCache, and returnFreedMemory empties it") {
