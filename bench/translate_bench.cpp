@@ -30,6 +30,7 @@ void throughput(TranslationModel& model, const std::vector<std::string>& sentenc
                 int64_t beam, std::size_t batchSize, std::size_t parallelBatches) {
   TranslatorOptions options;
   options.decoding = decoding;
+  options.text = text::TextOptions::none();  // the decoder's work on the lines as written
   options.decoding.beamSize = beam;
   options.batchSize = batchSize;
   options.parallelBatches = parallelBatches;
@@ -52,6 +53,7 @@ void profile(TranslationModel& model, const std::vector<std::string>& sentences,
   for (const int64_t k : {int64_t{1}, beam}) {
     TranslatorOptions options;
     options.decoding = decoding;
+  options.text = text::TextOptions::none();  // the decoder's work on the lines as written
     options.decoding.beamSize = k;
     options.batchSize = batchSize;
     options.parallelBatches = 1;
@@ -65,6 +67,7 @@ void latency(TranslationModel& model, const std::vector<std::string>& sentences,
              std::size_t count) {
   TranslatorOptions options;
   options.decoding = decoding;
+  options.text = text::TextOptions::none();  // the decoder's work on the lines as written
   Translator translator(model, options);
   std::vector<double> ms;
   for (std::size_t i = 0; i < std::min(count, sentences.size()); ++i) {

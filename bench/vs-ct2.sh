@@ -244,13 +244,16 @@ ct2() {
     --min_decoding_length 0 --max_decoding_length 256 --suppress_sequences '<pad>,<s>' "$@"
 }
 
+# The same work as CTranslate2's: its input is the pieces of each line as written, so nmt's text
+# preparation (sentences, protected spans, capitals) and its loop cut are off (docs/translation.md).
+RAW=(--split-sentences off --protect-spans off --restore-case off --cut-loops off)
 # nmt OUT THREADS BEAM LOG [options]: nmt-translate of --source to OUT (text), with --stats
 nmt() {
   local out=$1 threads=$2 beam=$3 log=$4
   shift 4
   run_log "nmt-translate (beam $beam, $threads threads${*:+, $*})" "$log" \
     nice -n "$NICE" "$BIN/nmt-translate" --model "$MODEL" --input "${INPUT_TEXT:-$SRC}" --output "$out" \
-    --beam "$beam" --threads "$threads" --stats "$@"
+    --beam "$beam" --threads "$threads" --stats "${RAW[@]}" "$@"
 }
 
 # pieces nmt-translate generated, from its --stats line in LOG
@@ -546,7 +549,7 @@ latency() {
       latency_row "$t" "CTranslate2 $ctype" "$pieces" "$WORK/ct2_lines" "$WORK/ct2" "$ctype" "$t"
     done
     latency_row "$t" "nmt same work (float32)" "$text" \
-      "$BIN/nmt-translate" --model "$MODEL" --threads "$t" --shortlist off --max-ratio 1000 --int8 off
+      "$BIN/nmt-translate" --model "$MODEL" --threads "$t" --shortlist off --max-ratio 1000 --int8 off "${RAW[@]}"
     latency_row "$t" "nmt defaults" "$text" "$BIN/nmt-translate" --model "$MODEL" --threads "$t"
   done
 }

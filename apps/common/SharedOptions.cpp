@@ -18,6 +18,7 @@ namespace nmt::app {
 void declareLengthOptions(OptionTable& table, DecodingOptions& options) {
   table.add("max-ratio", options.limits.ratio, programSpelling(help::kMaxRatio).c_str());
   table.add("length-penalty", options.lengthPenalty, help::kLengthPenalty);
+  table.add("cut-loops", options.limits.cutLoops, help::kCutLoops);
 }
 
 void declareModelOptions(OptionTable& table, ModelOptions& options) {
@@ -31,6 +32,12 @@ TranslationModel loadModelFor(const ModelOptions& options, const std::string& di
   load.shortlist = optionValue([&] { return parseFeatureUse("shortlist", options.shortlist); });
   load.int8 = optionValue([&] { return parseFeatureUse("int8", options.int8); });
   return loadTranslationModel(directory, runtime, load);
+}
+
+void declareTextOptions(OptionTable& table, text::TextOptions& options) {
+  table.add("split-sentences", options.splitSentences, help::kSplitSentences);
+  table.add("protect-spans", options.protectSpans, help::kProtectSpans);
+  table.add("restore-case", options.restoreCase, help::kRestoreCase);
 }
 
 void declareBatchOptions(OptionTable& table, TranslatorOptions& options) {

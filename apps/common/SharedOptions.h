@@ -12,7 +12,7 @@ namespace nmt::app {
 // The option groups several programs share, each declared once with one help text.
 
 // --threads, --device, --precision: declareRuntimeOptions (util/RuntimeOptionTable.h), shared with nmt.train.
-// --max-ratio and --length-penalty.
+// --max-ratio, --length-penalty and --cut-loops.
 void declareLengthOptions(OptionTable& table, DecodingOptions& options);
 // --shortlist on|off|auto, --int8 on|off|auto and --weights: what loading the model settles
 // (ModelLoadOptions, whose defaults they show). The switches are read as text and settled by loadModelFor.
@@ -32,6 +32,8 @@ void checkBeamOptions(const DecodingOptions& options);
 // --sampling-topk, --sampling-topp, --sampling-temperature, --seed and --no-repeat-ngram (checked with
 // the beam options: checkBeamOptions).
 void declareSamplingOptions(OptionTable& table, DecodingOptions& options);
+// --split-sentences, --protect-spans, --restore-case (on or off; each on by default).
+void declareTextOptions(OptionTable& table, text::TextOptions& options);
 // --alignment, --alignment-threshold and --replace-unknowns; checkAlignment says when the threshold is out of bounds.
 void declareAlignmentOptions(OptionTable& table, AlignmentOptions& options);
 void checkAlignment(const AlignmentOptions& options);

@@ -21,6 +21,7 @@ PreparedTexts prepareTexts(ModelSet& models, const TextTranslationRequest& reque
     if (const auto problem = controlCharacterProblem(sentences[i]); !problem.empty())
       throw RequestError(400, fmt::format("sentence {} of the text has a {}", i + 1, problem));
   p.alternatives = request.alternatives;
+  p.guidance.text.splitSentences = request.splitSentences;
   if (p.alternatives > 0) {  // the n-best list of a beam just wide enough
     p.decoding.beamSize = static_cast<int64_t>(p.alternatives) + 1;
     p.decoding.nbest = p.decoding.beamSize;
@@ -31,7 +32,7 @@ PreparedTexts prepareTexts(ModelSet& models, const TextTranslationRequest& reque
 void translateTexts(PreparedTexts prepared, TextsDone done) {
   auto shared = std::make_shared<PreparedTexts>(std::move(prepared));
   auto& translator = *shared->model->translator;
-  translator.submit(shared->segments->sentences(), shared->decoding, {},
+  translator.submit(shared->segments->sentences(), shared->decoding, shared->guidance,
                     [shared, done = std::move(done)](std::vector<ServedTranslation> translations,
                                                      std::exception_ptr failure) {
                       if (failure) return done({}, failure);

@@ -20,6 +20,7 @@ struct PreparedTexts {
   std::unique_ptr<TextSegments> segments;
   DecodingOptions decoding;
   std::size_t alternatives = 0;
+  RequestGuidance guidance;  // what is done to the text (sentences, spans, capitals)
 };
 
 // RequestError (400: languages, control characters; 413: more sentences than limits.maxSentences) before

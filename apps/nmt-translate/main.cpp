@@ -112,6 +112,7 @@ int main(int argc, char* argv[]) {
     table.addInvocation("glossary", glossary, app::programSpelling(help::kGlossary).c_str());
     app::declareSamplingOptions(table, options.decoding);
     app::declareAlignmentOptions(table, options.alignment);
+    app::declareTextOptions(table, options.text);
     app::ModelOptions modelOptions;
     app::declareModelOptions(table, modelOptions);
     app::declareBatchOptions(table, options);

@@ -10,6 +10,8 @@ struct DecodeLimits {
   double ratio = 2.0;
   int64_t extra = 10;
   int64_t cap = 256;
+  // a translation stuck in a loop is cut to the loop's first turn (LoopGuard.h) as it is read back
+  bool cutLoops = true;
 
   int64_t maxLength(int64_t sourceLength) const {
     const auto n = static_cast<int64_t>(ratio * static_cast<double>(sourceLength)) + extra;

@@ -49,4 +49,18 @@ inline constexpr const char* kGlossary =
     "target term in its translation, by constrained beam search (needs `beam` 2 or more)";
 inline constexpr const char* kWeights = "which weights of the model directory: best.pt or last.pt";
 
+inline constexpr const char* kCutLoops =
+    "cut a translation that repeats a piece or a run of pieces three times or more in a row (\"rocky rocky rocky\") "
+    "to the repeat's first turn (off: as searched)";
+// What is done to text before and after the model (text/TextOptions.h; docs/translation.md, "Text as
+// people send it").
+inline constexpr const char* kSplitSentences =
+    "cut each line into sentences, translate them apart and join them with the line's own spacing (off: each "
+    "line whole)";
+inline constexpr const char* kProtectSpans =
+    "carry web and e-mail addresses, paths and file names, numbers, emoji and characters the model lacks through "
+    "verbatim (off: the model translates them)";
+inline constexpr const char* kRestoreCase =
+    "translate a sentence in capitals in the case the model knows and give it back in capitals (off: as written)";
+
 }  // namespace nmt::help

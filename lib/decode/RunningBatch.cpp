@@ -3,7 +3,7 @@
 namespace nmt {
 
 RunningBatch::RunningBatch(TranslationModel& model, DecodeLimits limits, std::size_t capacity, bool scores)
-    : codec_(model.codec()), search_(model.model, limits, capacity, model.shortlist.get(), scores) {}
+    : codec_(model.codec()), cutLoops_(limits.cutLoops), search_(model.model, limits, capacity, model.shortlist.get(), scores) {}
 
 Arrivals RunningBatch::encode(TranslationModel& model, DecodeLimits limits,
                               std::vector<std::pair<std::size_t, Translation>> sentences,
@@ -30,7 +30,7 @@ std::vector<std::pair<std::size_t, Translation>> RunningBatch::step() {
   std::vector<std::pair<std::size_t, Translation>> ended;
   for (auto& [tag, hypothesis] : search_.step()) {
     auto node = sentences_.extract(tag);
-    addHypotheses(node.mapped(), {std::move(hypothesis)}, codec_);
+    addHypotheses(node.mapped(), {std::move(hypothesis)}, codec_, 0, cutLoops_);
     ended.emplace_back(tag, std::move(node.mapped()));
   }
   return ended;

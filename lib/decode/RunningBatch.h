@@ -40,6 +40,7 @@ class RunningBatch {
 
  private:
   TextCodec codec_;
+  bool cutLoops_;
   ContinuousGreedySearch search_;
   std::unordered_map<std::size_t, Translation> sentences_;  // by tag, until they end
 };

@@ -54,8 +54,10 @@ struct Alternative {
 // A translation of `sentence` with its source read (TextCodec::source) and no hypotheses yet.
 Translation untranslated(const TextCodec& codec, const std::string& sentence);
 // A search's hypotheses (best first) into t, read back as text and pieces; the best one's attention
-// when the search kept it. prefixPieces: how many of each one's first pieces were given.
+// when the search kept it. prefixPieces: how many of each one's first pieces were given. cutLoops: a
+// hypothesis without a prefix that loops is cut to each loop's first turn (LoopGuard.h), its pieces,
+// ids and attention rows with it; its score stays the search's.
 void addHypotheses(Translation& t, std::vector<Hypothesis> hypotheses, const TextCodec& codec,
-                   std::size_t prefixPieces = 0);
+                   std::size_t prefixPieces = 0, bool cutLoops = true);
 
 }  // namespace nmt

@@ -1,5 +1,7 @@
 #include "decode/TranslationModel.h"
 
+#include "decode/TranslatedLines.h"
+
 #include "kernels/Int8Linear.h"
 #include "util/FileSystem.h"
 #include "util/HeapReuse.h"
@@ -49,6 +51,7 @@ TranslationModel loadTranslationModel(const std::string& directory, const Runtim
   t.sourceBpe = std::make_unique<BpeModel>(dir.sourceBpeModel());
   t.targetBpe = std::make_unique<BpeModel>(dir.targetBpeModel());
   t.sourceWords = std::make_unique<SourceWordCache>(*t.sourceBpe);
+  t.sourceCharacters = charactersOf(*t.sourceBpe);
   t.model = loadModel(dir.root() + "/" + options.weights, runtime.device);
   t.device = runtime.device;
   t.precision = runtime.precision;

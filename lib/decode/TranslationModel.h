@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_set>
 
 namespace nmt {
 
@@ -32,6 +33,8 @@ struct TranslationModel {
   std::unique_ptr<Shortlist> shortlist;  // loaded by loadShortlist (--shortlist on, or auto where there is one)
   bool int8 = false;                     // the linear layers run in int8 (quantize)
   std::unique_ptr<SourceWordCache> sourceWords;  // the source's words seen before (made with sourceBpe)
+  // the characters of sourceBpe's pieces: any other is <unk> to the model (text preparation keeps it verbatim)
+  std::shared_ptr<const std::unordered_set<char32_t>> sourceCharacters;
 
   // Its text <-> pieces (valid while the model lives).
   TextCodec codec() const { return TextCodec(*sourceBpe, *targetBpe, maxInputLength, sourceWords.get()); }

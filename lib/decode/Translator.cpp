@@ -4,6 +4,7 @@
 #include "decode/ForcedDecoding.h"
 #include "decode/RunningBatch.h"
 #include "decode/Search.h"
+#include "decode/TranslatedLines.h"
 #include "kernels/SplitProducts.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
@@ -92,6 +93,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options)
   if (options_.alignment.on()) options_.decoding.keepAttention = true;
   plan_ = planDecoding(options_.decoding, model_.model->decoder(), CallFacts{});
   options_.parallelBatches = batchesAtOnce(options_.parallelBatches, model_.device);
+  if (options_.text.language.empty()) options_.text.language = model_.languages.source;
 }
 
 Translator::Translator(TranslationModel& model, TranslatorOptions options, DecodingPlan plan)
@@ -100,6 +102,7 @@ Translator::Translator(TranslationModel& model, TranslatorOptions options, Decod
   options_.decoding = plan_.options;
   checkTranslatorOptions(options_, model_.device);
   options_.parallelBatches = batchesAtOnce(options_.parallelBatches, model_.device);
+  if (options_.text.language.empty()) options_.text.language = model_.languages.source;
 }
 
 std::vector<std::size_t> Translator::readSources(const std::vector<std::string>& sentences,
@@ -198,7 +201,7 @@ std::vector<Alternative> Translator::alternatives(const std::string& sentence, c
     guides.push_back({given, guides.size(), {}, {}});
     guides.back().prefix.push_back(out.back().id);
   }
-  const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides);
+  const auto completions = translateGuided(std::vector<std::string>(guides.size(), sentence), guides, options_.progress);
   for (std::size_t k = 0, c = 0; k < out.size(); ++k) {
     auto& a = out[k];
     a.completion = a.id == SpecialIds::kEos ? endedAfter(given, forced.score) : completions[c++].best();
@@ -229,16 +232,47 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
   if (!prefixes.empty() && prefixes.size() != sentences.size())
     throw InputError(fmt::format("{}: {} prefixes for {} sentences: give one a sentence (an empty one: none)",
                                  prefixesName, prefixes.size(), sentences.size()));
-  return translateGuided(sentences, guidesFor(sentences, prefixes, prefixesName, streams));
+  if (!options_.text.any())
+    return translateGuided(sentences, guidesFor(sentences, prefixes, prefixesName, streams), options_.progress);
+  // a line with a prefix goes whole, with its prefix
+  std::vector<bool> whole(sentences.size(), false);
+  for (std::size_t i = 0; i < prefixes.size(); ++i) {
+    whole[i] = !prefixes[i].empty();
+    if (whole[i])  // refused here, naming its line
+      prefixIds(model_.codec(), prefixes[i], options_.decoding.limits, fmt::format("{}:{}", prefixesName, i + 1));
+  }
+  const text::PreparedText text(sentences, options_.text, sourceVocabulary(model_), whole);
+  // progress in lines: the units done, as a share of the lines
+  std::function<void(std::size_t)> progress;
+  if (options_.progress)
+    progress = [&](std::size_t units) {
+      options_.progress(text.units().empty() ? sentences.size() : units * sentences.size() / text.units().size());
+    };
+  // samples: a line's first sentence draws from the line's stream (as a whole line would), the others
+  // from streams of their own
+  std::vector<uint64_t> unitStreams;
+  for (std::size_t line = 0; line < text.lines(); ++line) {
+    const uint64_t stream = line < streams.size() ? streams[line] : line;
+    for (std::size_t u = text.firstUnit(line); u < text.firstUnit(line + 1); ++u) {
+      const std::size_t k = u - text.firstUnit(line);
+      unitStreams.push_back(k == 0 ? stream : (stream + 1) * 1000003u + k);
+    }
+  }
+  std::vector<std::string> unitPrefixes;
+  for (std::size_t line = 0; line < text.lines() && !prefixes.empty(); ++line)
+    for (std::size_t u = text.firstUnit(line); u < text.firstUnit(line + 1); ++u) unitPrefixes.push_back(prefixes[line]);
+  auto units = translateGuided(text.units(), guidesFor(text.units(), unitPrefixes, prefixesName, unitStreams), progress);
+  return translatedLines(text, std::move(units), options_.alignment);
 }
 
 std::vector<Translation> Translator::translateGuided(const std::vector<std::string>& sentences,
-                                                     const std::vector<SentenceGuide>& guides) {
+                                                     const std::vector<SentenceGuide>& guides,
+                                                     const std::function<void(std::size_t)>& progress) {
   c10::InferenceMode inference;
   const AutocastScope autocast(model_.device, model_.precision);
   std::vector<Translation> out(sentences.size());
   std::vector<std::vector<int>> sources(sentences.size());
-  LongCall call(options_.interrupted, options_.progress);
+  LongCall call(options_.interrupted, progress);
   auto todo = readSources(sentences, out, sources, call);
   const bool prefixes = std::any_of(guides.begin(), guides.end(), [](const SentenceGuide& g) { return !g.prefix.empty(); });
 
@@ -351,7 +385,8 @@ void Translator::translateInBatches(const std::vector<std::size_t>& todo,
                         guides.empty() ? nullptr : &rowGuides);
     const auto codec = model_.codec();
     for (std::size_t r = 0; r < found.size(); ++r)
-      addHypotheses(out[batch.examples[r]], std::move(found[r]), codec, guides.empty() ? 0 : rowGuides[r].prefix.size());
+      addHypotheses(out[batch.examples[r]], std::move(found[r]), codec, guides.empty() ? 0 : rowGuides[r].prefix.size(),
+                    options_.decoding.limits.cutLoops);
     call.advance(found.size());
   }
 }

@@ -7,6 +7,7 @@
 #include "decode/Translation.h"
 #include "decode/TranslationModel.h"
 #include "decode/WordAlignment.h"
+#include "text/TextOptions.h"
 #include "util/LongCall.h"
 
 #include <functional>
@@ -19,6 +20,9 @@ namespace nmt {
 
 struct TranslatorOptions {
   DecodingOptions decoding;  // greedy (beamSize 1) or beam search
+  // What translate() does to a line before and after the model when no prefix is given: sentences,
+  // protected spans, capitals (text/TextOptions.h; language "": the model's source language).
+  text::TextOptions text;
   AlignmentOptions alignment;  // each Translation's word alignment (keeps attention)
   // Terminology (beam search): a sentence holding a source term gets its target term as a constraint;
   // dynamic beam allocation keeps hypotheses that meet more of them, and none ends before meeting all
@@ -94,8 +98,10 @@ class Translator {
   // are not checked or planned again. OptionError as checkTranslatorOptions says.
   Translator(TranslationModel& model, TranslatorOptions options, DecodingPlan plan);
 
+  // Each line cut into sentences, its spans kept and its capitals restored as options.text says
+  // (TranslatedLines.h: one Translation a line, its sentences' in turn).
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
-  // The same, each translation beginning with its given prefix (line-aligned; an empty one: none),
+  // The same, or with prefixes (any not empty) each line translated whole, each translation beginning with its given prefix (line-aligned; an empty one: none),
   // read as the target's pieces and kept as given: the search continues after it (greedy or beam, the
   // options' search) and TranslatedHypothesis::prefixPieces says how many pieces it gave. A sentence
   // with a prefix may grow to the prefix and DecodeLimits::extra more pieces (within its cap).
@@ -127,8 +133,10 @@ class Translator {
   const Shortlist* shortlist() const { return model_.shortlist.get(); }
 
  private:
+  // progress: the call's (LongCall), options_.progress unless the caller counts otherwise
   std::vector<Translation> translateGuided(const std::vector<std::string>& sentences,
-                                          const std::vector<SentenceGuide>& guides);
+                                          const std::vector<SentenceGuide>& guides,
+                                          const std::function<void(std::size_t)>& progress);
   // The translation that is `prefix` and </s>, of log-probability `score` (an alternative's "</s>").
   TranslatedHypothesis endedAfter(const std::vector<int>& prefix, double score) const;
   // What each sentence is given beside its source (SentenceGuide: its prefix's ids, its place as

@@ -3,6 +3,8 @@
 #include "decode/DecodingPlan.h"
 #include "decode/Translator.h"
 #include "decode/Glossary.h"
+#include "decode/TranslatedLines.h"
+#include "text/PreparedText.h"
 #include "decode/WordAlignment.h"
 #include "util/InputError.h"
 #include "serve/BatchPicking.h"
@@ -10,16 +12,19 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace nmt::serve {
 
 struct BatchingTranslator::Job {
-  std::vector<std::string> sentences;
+  std::vector<std::string> sentences;  // what is decoded: the request's sentences, or text's units
+  std::optional<text::PreparedText> text;  // the request's lines as units (RequestGuidance::text), when prepared
   DecodingPlan plan;  // the server's options with the request's search (attention kept for alignments)
   bool attention = false;    // the request's "attention": the answer has it
   RequestGuidance guidance;
   std::shared_ptr<const Glossary> glossary;  // the request's, or null
-  std::vector<ServedTranslation> results;
+  std::vector<Translation> translations;  // one a sentence
+  std::vector<ServedTranslation> results;  // alternatives: one a sentence, answered as they are
   std::size_t remaining;
   bool finished = false;  // done called (answered or failed)
   std::mutex mutex;  // the reader and the decoders answer a job's sentences from their own threads
@@ -101,7 +106,24 @@ void BatchingTranslator::submit(std::vector<std::string> sentences, const Decodi
     throw RequestError(400, e.what());
   }
   job->guidance = std::move(guidance);
+  if (job->guidance.alternatives == 0 && job->guidance.text.any()) {
+    auto options = job->guidance.text;
+    if (options.language.empty()) options.language = model_.languages.source;
+    auto& prefixes = job->guidance.prefixes;  // a sentence with a prefix goes whole, with its prefix
+    std::vector<bool> whole(prefixes.size());
+    for (std::size_t i = 0; i < prefixes.size(); ++i) whole[i] = !prefixes[i].empty();
+    job->text.emplace(sentences, options, sourceVocabulary(model_), whole);
+    sentences = job->text->units();
+    if (!prefixes.empty()) {
+      std::vector<std::string> unitPrefixes;
+      for (std::size_t line = 0; line < job->text->lines(); ++line)
+        for (std::size_t u = job->text->firstUnit(line); u < job->text->firstUnit(line + 1); ++u)
+          unitPrefixes.push_back(prefixes[line]);
+      prefixes = std::move(unitPrefixes);
+    }
+  }
   job->remaining = sentences.size();
+  job->translations.resize(sentences.size());
   job->results.resize(sentences.size());
   job->sentences = std::move(sentences);
   job->done = std::move(done);
@@ -112,7 +134,7 @@ void BatchingTranslator::submit(std::vector<std::string> sentences, const Decodi
     const auto now = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < job->sentences.size(); ++i) queue_.push_back({job, i, now});
   }
-  if (empty) return job->done({}, nullptr);
+  if (empty) return finish(*job);
   wake_.notify_all();
 }
 
@@ -249,15 +271,38 @@ ServedTranslation served(Translation t, bool attention, const AlignmentOptions& 
 
 }  // namespace
 
-void BatchingTranslator::answer(const Pending& pending, ServedTranslation translation) {
+void BatchingTranslator::answer(const Pending& pending, Translation translation) {
   const auto& job = pending.job;
   {
     std::lock_guard<std::mutex> lock(job->mutex);
-    job->results[pending.index] = std::move(translation);
+    job->translations[pending.index] = std::move(translation);
     if (--job->remaining != 0 || job->finished) return;
     job->finished = true;
   }
-  job->done(std::move(job->results), nullptr);  // the last sentence: no other thread touches the job now
+  finish(*job);  // the last sentence: no other thread touches the job now
+}
+
+void BatchingTranslator::answerAlternatives(const Pending& pending, ServedTranslation alternatives) {
+  const auto& job = pending.job;
+  {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->results[pending.index] = std::move(alternatives);
+    if (--job->remaining != 0 || job->finished) return;
+    job->finished = true;
+  }
+  job->done(std::move(job->results), nullptr);
+}
+
+void BatchingTranslator::finish(Job& job) const {
+  std::vector<ServedTranslation> results;
+  try {
+    auto lines = job.text ? translatedLines(*job.text, std::move(job.translations), job.guidance.alignment)
+                          : std::move(job.translations);
+    for (auto& t : lines) results.push_back(served(std::move(t), job.attention, job.guidance.alignment, model_.maxInputLength));
+  } catch (...) {
+    return job.done({}, std::current_exception());
+  }
+  job.done(std::move(results), nullptr);
 }
 
 void BatchingTranslator::fail(const std::shared_ptr<Job>& job) {
@@ -276,6 +321,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     options.batchSize = options_.maxBatchSentences;
     options.parallelBatches = 1;  // one batch: the decoder threads are the server's own
     options.glossary = first.glossary;  // (a batch's sentences share it: sameBatch)
+    options.text = text::TextOptions::none();  // (prepared at submit)
     Translator translator(model_, options, first.plan);
     if (first.guidance.alternatives > 0) {  // one sentence (TranslateRequest's check)
       const auto& p = batch.front();
@@ -285,7 +331,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
       for (const auto& a : translator.alternatives(first.sentences[p.index], prefixes.empty() ? "" : prefixes[p.index],
                                                    first.guidance.alternatives))
         s.alternatives.push_back({a.piece, a.logProbability, servedHypothesis(a.completion)});
-      answer(p, std::move(s));
+      answerAlternatives(p, std::move(s));
       return;
     }
     std::vector<std::string> sentences, prefixes;
@@ -297,8 +343,7 @@ void BatchingTranslator::decode(const std::vector<Pending>& batch) {
     }
     auto translations = translator.translate(sentences, prefixes, "prefix", streams);
     for (std::size_t i = 0; i < batch.size(); ++i)
-      answer(batch[i], served(std::move(translations[i]), batch[i].job->attention, batch[i].job->guidance.alignment,
-                              model_.maxInputLength));
+      answer(batch[i], std::move(translations[i]));
   } catch (...) {
     for (const auto& p : batch) fail(p.job);
   }
@@ -313,7 +358,7 @@ void BatchingTranslator::encodeForDecoders(std::vector<Pending> batch) {
     for (auto& p : batch) {
       Translation t = untranslated(model_.codec(), p.job->sentences[p.index]);
       if (t.sourceIds.empty()) {  // an empty line: nothing to decode
-        answer(p, served(std::move(t), false, p.job->guidance.alignment, model_.maxInputLength));
+        answer(p, std::move(t));
         p.job.reset();
         continue;
       }
@@ -344,7 +389,7 @@ void BatchingTranslator::stepRunning(DecoderThread& d) {
     for (auto& [tag, translation] : d.running->step()) {
       auto node = d.pending.extract(tag);
       const Pending& p = node.mapped();
-      answer(p, served(std::move(translation), p.job->attention, p.job->guidance.alignment, model_.maxInputLength));
+      answer(p, std::move(translation));
     }
   } catch (...) {
     failRunning(d);

@@ -122,7 +122,11 @@ class BatchingTranslator {
   void encodeForDecoders(std::vector<Pending> batch);
   void stepRunning(DecoderThread& d);  // one step of its running batch, answering the sentences that end
   void failRunning(DecoderThread& d);  // after a failed step: every running sentence
-  static void answer(const Pending& pending, ServedTranslation translation);
+  void answer(const Pending& pending, Translation translation);
+  void answerAlternatives(const Pending& pending, ServedTranslation alternatives);
+  // The job's answer from its sentences' translations (its lines joined again when its text was
+  // prepared), to its `done`.
+  void finish(Job& job) const;
   static void fail(const std::shared_ptr<Job>& job);  // in a catch handler: the job gets its exception
 
   TranslationModel model_;

@@ -36,13 +36,14 @@ std::string fromDeepLCode(const std::string& code, const std::string& field) {
 
 TextTranslationRequest parseDeepLRequest(const std::string& body, bool form) {
   TextTranslationRequest r;
-  std::string target, source, tagHandling;
+  std::string target, source, tagHandling, split;
   if (form) {
     const FormFields fields(body);
     r.texts = fields.all("text");
     target = fields.first("target_lang");
     source = fields.first("source_lang");
     tagHandling = fields.first("tag_handling");
+    split = fields.first("split_sentences");
     r.apiKey = fields.first("auth_key");
   } else {
     const json doc = parseJsonObject(body);
@@ -61,6 +62,7 @@ TextTranslationRequest parseDeepLRequest(const std::string& body, bool form) {
     target = text("target_lang");
     source = text("source_lang");
     tagHandling = text("tag_handling");
+    split = text("split_sentences");
     r.apiKey = text("auth_key");
   }
   if (r.texts.empty()) throw bad("Parameter 'text' not specified.");
@@ -70,6 +72,10 @@ TextTranslationRequest parseDeepLRequest(const std::string& body, bool form) {
   if (!tagHandling.empty() && tagHandling != "html" && tagHandling != "xml")
     throw bad(fmt::format("Value for 'tag_handling' not supported: {}", tagHandling));
   r.html = !tagHandling.empty();
+  // "1" (the default) and "nonewlines": sentences; "0": each text whole (lines are apart either way)
+  if (!split.empty() && split != "0" && split != "1" && split != "nonewlines")
+    throw bad(fmt::format("Value for 'split_sentences' not supported: {}", split));
+  r.splitSentences = split != "0";
   return r;
 }
 

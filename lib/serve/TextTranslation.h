@@ -15,6 +15,7 @@ struct TextTranslationRequest {
   std::string target;            // a language code
   bool html = false;             // tags kept, the text between them translated
   std::size_t alternatives = 0;  // other translations wanted of each text (LibreTranslate)
+  bool splitSentences = true;    // DeepL's split_sentences "0": each line (or run of HTML text) translated whole
   std::string apiKey;            // the key given in the body (LibreTranslate's api_key, DeepL's auth_key)
 };
 

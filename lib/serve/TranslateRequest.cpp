@@ -113,10 +113,17 @@ TranslateRequest parseTranslateRequest(const std::string& body, const RequestLim
       r.decoding.nbest = integerField(value, "nbest", 1, limits.maxBeam);
     } else if (key == "attention") {
       r.decoding.keepAttention = flagField(value, "attention");
+    } else if (key == "split_sentences") {
+      r.guidance.text.splitSentences = flagField(value, "split_sentences");
+    } else if (key == "protect_spans") {
+      r.guidance.text.protectSpans = flagField(value, "protect_spans");
+    } else if (key == "restore_case") {
+      r.guidance.text.restoreCase = flagField(value, "restore_case");
     } else {
       throw bad(fmt::format("unknown field \"{}\" (known: text, model, beam, nbest, attention, prefix, alternatives, "
                             "sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, "
-                            "alignment_threshold, replace_unknowns, glossary)",
+                            "alignment_threshold, replace_unknowns, glossary, split_sentences, protect_spans, "
+                            "restore_case)",
                             key));
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decode/DecodingOptions.h"
+#include "text/TextOptions.h"
 
 #include <cstddef>
 #include <stdexcept>
@@ -23,6 +24,9 @@ struct RequestGuidance {
   AlignmentOptions alignment;         // "alignment", "alignment_threshold", "replace_unknowns"
   std::size_t alternatives = 0;       // "alternatives": N pieces after the one sentence's prefix (0: translate)
   std::vector<std::pair<std::string, std::string>> glossary;  // "glossary": (source term, target term) entries
+  // "split_sentences", "protect_spans", "restore_case" (each true unless false); none for a sentence with
+  // a prefix, or with alternatives: those go whole
+  text::TextOptions text;
 
   bool anyPrefix() const;
 };
@@ -30,7 +34,8 @@ struct RequestGuidance {
 // A POST /v1/translate body: {"text": [...], "model": "...", "beam": K, "nbest": N, "attention": bool,
 // "prefix": [...], "alternatives": N, "sampling_topk": K, "sampling_topp": P, "sampling_temperature": T,
 // "seed": S, "no_repeat_ngram": N, "alignment": bool, "alignment_threshold": T, "replace_unknowns": bool,
-// "glossary": {"source term": "target term", ...} or [["source term", "target term"], ...]}.
+// "glossary": {"source term": "target term", ...} or [["source term", "target term"], ...],
+// "split_sentences": bool, "protect_spans": bool, "restore_case": bool}.
 struct TranslateRequest {
   std::vector<std::string> texts;  // one sentence each, UTF-8, no line breaks
   std::string model;               // empty: the server's first model

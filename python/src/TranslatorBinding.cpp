@@ -240,6 +240,9 @@ const std::string& decodingArgumentsDoc() {
                     {"alignment", help::kAlignment},
                     {"alignment_threshold", help::kAlignmentThreshold},
                     {"replace_unknowns", help::kReplaceUnknowns},
+                    {"split_sentences", help::kSplitSentences},
+                    {"protect_spans", help::kProtectSpans},
+                    {"restore_case", help::kRestoreCase},
                     {"glossary", "terminology (beam search): a dict {source term: target term}, (source, target) "
                                  "pairs, or a TSV file's path; Translation.missing_terms names a term the length "
                                  "limit left out"},
@@ -261,9 +264,11 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       [](PythonTranslator& self, const Texts& given, int64_t beam, int64_t nbest, double lengthPenalty, bool attention,
          int64_t batchSize, double maxRatio, const py::object& progress, const py::object& prefix, int64_t samplingTopk,
          double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment,
-         double alignmentThreshold, bool replaceUnknowns, const py::object& glossary) {
+         double alignmentThreshold, bool replaceUnknowns, const py::object& glossary, bool splitSentences,
+         bool protectSpans, bool restoreCase) {
         auto terms = glossaryArgument(glossary);
         auto options = callOptions(batchSize, progress);
+        options.text = {splitSentences, protectSpans, restoreCase, ""};
         options.decoding.beamSize = beam;
         options.decoding.nbest = nbest;
         options.decoding.lengthPenalty = lengthPenalty;
@@ -299,7 +304,8 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
       py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("alignment") = aligning.words,
       py::arg("alignment_threshold") = aligning.threshold, py::arg("replace_unknowns") = aligning.replaceUnknowns,
-      py::arg("glossary") = py::none(), doc);
+      py::arg("glossary") = py::none(), py::arg("split_sentences") = batching.text.splitSentences,
+      py::arg("protect_spans") = batching.text.protectSpans, py::arg("restore_case") = batching.text.restoreCase, doc);
 }
 
 const std::string& loadDoc() {
@@ -348,9 +354,11 @@ void bindTranslator(py::module_& m) {
           [](PythonTranslator& self, const py::object& input, const py::object& output, int64_t beam,
              double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress, int64_t samplingTopk,
              double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram,
-             bool replaceUnknowns, const py::object& glossary) {
+             bool replaceUnknowns, const py::object& glossary, bool splitSentences, bool protectSpans,
+             bool restoreCase) {
             auto terms = glossaryArgument(glossary);
             auto options = callOptions(batchSize, progress);
+            options.text = {splitSentences, protectSpans, restoreCase, ""};
             options.decoding.beamSize = beam;
             options.decoding.lengthPenalty = lengthPenalty;
             options.decoding.limits.ratio = maxRatio;
@@ -374,6 +382,8 @@ void bindTranslator(py::module_& m) {
           py::arg("sampling_temperature") = decoding.sampling.temperature, py::arg("seed") = decoding.sampling.seed,
           py::arg("no_repeat_ngram") = decoding.noRepeatNgram,
           py::arg("replace_unknowns") = AlignmentOptions().replaceUnknowns, py::arg("glossary") = py::none(),
+          py::arg("split_sentences") = batching.text.splitSentences,
+          py::arg("protect_spans") = batching.text.protectSpans, py::arg("restore_case") = batching.text.restoreCase,
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
           "nmt-translate --output does); returns the number of lines. Keywords as translate()'s.")
       .def(

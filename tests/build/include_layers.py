@@ -8,11 +8,12 @@ import pathlib
 import re
 import sys
 
-# Each folder may include those before it. kernels (the CPU's products and attention passes) come right
+# Each folder may include those before it. text (sentences, protected spans, case: plain C++ on text) comes
+# right after util. kernels (the CPU's products and attention passes) come right
 # after util: they know tensors and instruction sets, nothing of models. train comes after eval (validation BLEU); parallel after
 # train: it implements train's TrainingPeers interface for several processes (the one inversion of
 # "training is built on the rest", by design); serve after decode; distill after train (a teacher translates, a student trains).
-LAYERS = ["util", "kernels", "tokenization", "eval", "data", "model", "decode", "attention", "train", "distill", "parallel",
+LAYERS = ["util", "text", "kernels", "tokenization", "eval", "data", "model", "decode", "attention", "train", "distill", "parallel",
           "serve"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"', re.MULTILINE)
 BARE_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)"', re.MULTILINE)

@@ -198,7 +198,7 @@ def api(workdir):
         expect_error(server, '{"text": ["a"', 400, "invalid JSON at byte 14", raw=True)
         expect_error(server, b'{"text": ["\xff"]}', 400, "the request body is not valid UTF-8 (byte 12)", raw=True)
         expect_error(server, {"text": ["a"], "beams": 2}, 400,
-                     'unknown field "beams" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, replace_unknowns, glossary)')
+                     'unknown field "beams" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, replace_unknowns, glossary, split_sentences, protect_spans, restore_case)')
         expect_error(server, {"text": ["a"], "beam": 7}, 400, '"beam" must be between 1 and 6, got 7')
         expect_error(server, {"text": ["a"], "beam": 1000000}, 400, '"beam" must be between 1 and 6, got 1000000')
         expect_error(server, {"text": ["a"] * 51}, 413, '51 sentences in "text", more than this server\'s limit of 50')

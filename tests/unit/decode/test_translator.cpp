@@ -3,6 +3,7 @@
 #include "decode/DecodingPlan.h"
 #include "decode/Translator.h"
 #include "decode/WordAlignment.h"
+#include "text/TextOptions.h"
 #include "tokenization/SpecialIds.h"
 #include "util/InputError.h"
 #include "util/Threads.h"
@@ -358,4 +359,130 @@ TEST_CASE("alignment of a forced-decoded pair: each target word to the source wo
     CHECK(t.attention.defined());
     CHECK(t.alignment == alignWords(t.attention, t.sourcePieces, t.best().pieces));
   }
+}
+
+namespace {
+
+TranslatorOptions textOptions(int64_t beam = 1) {
+  TranslatorOptions o;
+  o.decoding.beamSize = beam;
+  o.decoding.nbest = beam;
+  o.decoding.limits.cap = 8;
+  o.decoding.keepAttention = true;
+  o.decoding.scores = true;
+  o.parallelBatches = 1;
+  return o;
+}
+
+bool hasLowerCase(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+}  // namespace
+
+TEST_CASE("text: a line of sentences is its sentences translated one a line, joined with the line's spacing") {
+  auto model = test::smallTranslationModel();
+  for (const int64_t beam : {1, 3}) {
+    CAPTURE(beam);
+    Translator translator(model, textOptions(beam));
+    const auto line = translator.translate({"  Ein Mann fährt über die Straße.   Das Mädchen spielt im Schnee! Hunde laufen"});
+    const auto apart = translator.translate({"Ein Mann fährt über die Straße.", "Das Mädchen spielt im Schnee!", "Hunde laufen"});
+    REQUIRE(line.size() == 1);
+    const auto& t = line[0];
+    REQUIRE(t.hypotheses.size() == static_cast<std::size_t>(beam));
+    for (std::size_t k = 0; k < t.hypotheses.size(); ++k) {
+      CAPTURE(k);
+      const auto& h = t.hypotheses[k];
+      CHECK(h.text == "  " + apart[0].hypotheses[k].text + "   " + apart[1].hypotheses[k].text + " " + apart[2].hypotheses[k].text);
+      std::vector<int> ids;
+      double score = 0;
+      for (const auto& a : apart) {
+        ids.insert(ids.end(), a.hypotheses[k].ids.begin(), a.hypotheses[k].ids.end());
+        score += a.hypotheses[k].score;
+      }
+      CHECK(h.ids == ids);
+      CHECK(h.score == doctest::Approx(score));
+      CHECK(std::count(h.pieces.begin(), h.pieces.end(), "</s>") == (h.finished ? 1 : 0));
+    }
+    std::vector<std::string> source;
+    for (const auto& a : apart) source.insert(source.end(), a.sourcePieces.begin(), a.sourcePieces.end() - 1);
+    source.push_back("</s>");
+    CHECK(t.sourcePieces == source);
+    // the attention: each sentence's block on the diagonal, nothing across sentences
+    REQUIRE(t.attention.defined());
+    CHECK(t.attention.size(0) == static_cast<int64_t>(t.best().pieces.size()));
+    CHECK(t.attention.size(1) == static_cast<int64_t>(t.sourcePieces.size()));
+    const int64_t firstRows = static_cast<int64_t>(apart[0].best().ids.size());
+    const int64_t firstColumns = static_cast<int64_t>(apart[0].sourcePieces.size()) - 1;
+    CHECK(torch::allclose(t.attention.narrow(0, 0, firstRows).narrow(1, 0, firstColumns),
+                          apart[0].attention.narrow(0, 0, firstRows).narrow(1, 0, firstColumns)));
+    CHECK(t.attention.narrow(0, 0, firstRows).narrow(1, firstColumns, t.attention.size(1) - firstColumns - 1).abs().sum().item<double>() == 0.0);
+  }
+}
+
+TEST_CASE("text: with splitting off a line is translated whole, as before") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  auto options = textOptions();
+  options.text = text::TextOptions::none();
+  Translator whole(model, options);
+  const auto t = whole.translate({"Ein Mann fährt. Das Mädchen spielt."});
+  CHECK(std::count(t[0].sourcePieces.begin(), t[0].sourcePieces.end(), "</s>") == 1);
+  auto split = textOptions();
+  split.text.protectSpans = split.text.restoreCase = false;
+  Translator splitting(model, split);
+  const auto halves = splitting.translate({"Ein Mann fährt. Das Mädchen spielt."});
+  CHECK(halves[0].sourcePieces == t[0].sourcePieces);  // the same pieces, read as two sentences
+  const auto apart = splitting.translate({"Ein Mann fährt.", "Das Mädchen spielt."});
+  CHECK(halves[0].best().text == apart[0].best().text + " " + apart[1].best().text);
+}
+
+TEST_CASE("text: protected spans come out verbatim, once each, whatever the model writes") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  for (const int64_t beam : {1, 2}) {
+    Translator translator(model, textOptions(beam));
+    const std::vector<std::string> spans = {"14:35", "https://www.example.com/hilfe?id=42", "anna@firma-x.de", "🎩", "23,50"};
+    const auto t = translator.translate({"Um 14:35 Uhr: https://www.example.com/hilfe?id=42 oder anna@firma-x.de 🎩 für 23,50 €."});
+    for (const auto& span : spans) {
+      CAPTURE(span);
+      const auto& text = t[0].best().text;
+      const auto at = text.find(span);
+      CHECK(at != std::string::npos);
+      CHECK(text.find(span, at + 1) == std::string::npos);
+    }
+    // the model read placeholders, not the spans
+    for (const auto& piece : t[0].sourcePieces) CHECK(piece.find("example") == std::string::npos);
+  }
+}
+
+TEST_CASE("text: a sentence in capitals comes back in capitals; the prefix, alternatives and scoring take a line whole") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  Translator translator(model, textOptions());
+  const auto caps = translator.translate({"EIN MANN FÄHRT ÜBER DIE STRASSE. Ein Mann fährt."});
+  const auto& text = caps[0].best().text;
+  const auto second = translator.translate({"Ein Mann fährt."})[0].best().text;
+  CAPTURE(text);
+  CAPTURE(second);
+
+  REQUIRE(text.size() > second.size());
+  CHECK_FALSE(hasLowerCase(text.substr(0, text.size() - second.size())));
+  CHECK(text.substr(text.size() - second.size()) == second);  // only the sentence in capitals
+  // a prefix: the line whole, as the model reads it
+  const auto prefixed = translator.translate({"Ein Mann fährt. Das Mädchen spielt."}, {"a"});
+  CHECK(std::count(prefixed[0].sourcePieces.begin(), prefixed[0].sourcePieces.end(), "</s>") == 1);
+}
+
+TEST_CASE("text: an empty line and a line of spaces give empty translations; a progress hook counts lines") {
+  auto model = test::smallTranslationModel(0, "transformer");
+  auto options = textOptions();
+  std::vector<std::size_t> heard;
+  options.progress = [&](std::size_t done) { heard.push_back(done); };
+  Translator translator(model, options);
+  const auto t = translator.translate({"", "   ", "Ein Mann. Das Mädchen. Hunde laufen."});
+  REQUIRE(t.size() == 3);
+  CHECK(t[0].empty());
+  CHECK(t[1].empty());
+  CHECK_FALSE(t[2].empty());
+  REQUIRE_FALSE(heard.empty());
+  CHECK(heard.back() == 3);
+  CHECK(std::is_sorted(heard.begin(), heard.end()));
 }

@@ -59,7 +59,7 @@ TEST_CASE("a bad translate request is refused with its status and a message nami
   CHECK(refusal(R"({"text": ["a"], "beem": 2})") ==
         R{400, "unknown field \"beem\" (known: text, model, beam, nbest, attention, prefix, alternatives, sampling_topk, "
                "sampling_topp, sampling_temperature, seed, no_repeat_ngram, alignment, alignment_threshold, "
-               "replace_unknowns, glossary)"});
+               "replace_unknowns, glossary, split_sentences, protect_spans, restore_case)"});
   CHECK(refusal(R"({"text": ["a"], "beam": 11})") == R{400, "\"beam\" must be between 1 and 10, got 11"});
   CHECK(refusal(R"({"text": ["a"], "beam": 0})") == R{400, "\"beam\" must be between 1 and 10, got 0"});
   CHECK(refusal(R"({"text": ["a"], "beam": 2.5})") == R{400, "\"beam\" must be an integer"});

@@ -1,0 +1,48 @@
+#include "decode/LoopGuard.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace nmt {
+namespace {
+
+bool hasLetter(const std::string& piece) {
+  return std::any_of(piece.begin(), piece.end(), [](char c) { return (c & 0x80) != 0 || std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+// How many times pieces[at, at + n) is written in a row from `at`.
+std::size_t turns(const std::vector<std::string>& pieces, std::size_t at, std::size_t n) {
+  std::size_t r = 1;
+  while (at + (r + 1) * n <= pieces.size() &&
+         std::equal(pieces.begin() + at, pieces.begin() + at + n, pieces.begin() + at + r * n))
+    ++r;
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& pieces) {
+  std::vector<std::size_t> kept;
+  kept.reserve(pieces.size());
+  for (std::size_t i = 0; i < pieces.size();) {
+    std::size_t skip = 0, turn = 0;
+    for (std::size_t n = 1; n <= kLongestLoop && i + 3 * n <= pieces.size(); ++n) {
+      const std::size_t r = turns(pieces, i, n);
+      const bool loop = n == 1 ? r >= 4 && hasLetter(pieces[i]) : r >= 3;
+      if (loop) {
+        turn = n;
+        skip = r * n;
+        break;
+      }
+    }
+    if (turn == 0) {
+      kept.push_back(i++);
+      continue;
+    }
+    for (std::size_t k = 0; k < turn; ++k) kept.push_back(i + k);
+    i += skip;
+  }
+  return kept;
+}
+
+}  // namespace nmt

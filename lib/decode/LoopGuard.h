@@ -1,0 +1,18 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// The most pieces a loop's turn may have: longer repeats are a translation's own (lists, refrains).
+constexpr std::size_t kLongestLoop = 6;
+
+// The positions of `pieces` that stay when every loop is cut to its first turn: a run of 1 to
+// kLongestLoop pieces written three times or more in a row ("▁rocky ▁rocky ▁rocky", "E E E E") is kept
+// once. A one-piece run counts from four times, and only of pieces with letters, so that "000" of a
+// number and "..." stay. Ordinary translations keep every position.
+std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& pieces);
+
+}  // namespace nmt
