@@ -1,5 +1,6 @@
 #include "data/CorpusPreparation.h"
 
+#include "text/CodePoints.h"
 #include "tokenization/BpeModel.h"
 #include "tokenization/WordCachedEncoder.h"
 #include "util/Progress.h"
@@ -58,13 +59,30 @@ std::string seconds(double s) {
 }  // namespace
 
 std::string preparedCorpusKey(const CorpusFiles& files, const std::vector<std::string>& bpeModels,
-                              std::size_t maxLength) {
+                              std::size_t maxLength, double caseAugmentation) {
   std::string key = fmt::format("prepared corpus format {}\n", PreparedCorpus::kVersion);
   for (const auto& path : {files.source, files.target, files.tsv})
     if (!path.empty()) key += "input " + describeInput(path);
   for (const auto& path : bpeModels) key += "bpe " + describeModel(path);
   key += fmt::format("max-length {}\n", maxLength);
+  if (caseAugmentation > 0) key += fmt::format("case-augmentation {}\n", caseAugmentation);
   return key;
+}
+
+void checkCaseAugmentation(double share) {
+  if (!(share >= 0.0 && share <= 0.5))
+    throw OptionError(fmt::format("`case-augmentation` must be between 0 (none) and 0.5, not {}", share));
+}
+
+int caseAugmentationOf(std::size_t line, double share) {
+  if (share <= 0) return 0;
+  // splitmix64 of the line number: a draw in [0, 1) that no other pair's depends on
+  uint64_t z = static_cast<uint64_t>(line) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  const double draw = static_cast<double>(z >> 11) / static_cast<double>(1ull << 53);
+  return draw < share ? 1 : draw < 2 * share ? 2 : 0;
 }
 
 std::string firstKeyDifference(const std::string& was, const std::string& now) {
@@ -84,7 +102,7 @@ std::string firstKeyDifference(const std::string& was, const std::string& now) {
 
 CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, const BpeModel& targetBpe,
                            std::size_t maxLength, unsigned threads, const std::string& path, const std::string& key,
-                           Progress& progress) {
+                           Progress& progress, double caseAugmentation) {
   constexpr std::size_t kBlock = 1 << 15;  // pairs read, then encoded together
   const Stopwatch clock;
   const std::string& firstFile = files.tsv.empty() ? files.source : files.tsv;  // whose line numbers messages give
@@ -104,6 +122,19 @@ CorpusCounts prepareCorpus(const CorpusFiles& files, const BpeModel& sourceBpe, 
     std::size_t n = 0;
     while (n < kBlock && reader.next(block[n])) ++n;
     if (n == 0) break;
+    // the block's pairs written again in capitals or title case, after it (encoded with it)
+    const std::size_t read = n;
+    for (std::size_t i = 0; i < read && caseAugmentation > 0; ++i) {
+      const int kind = caseAugmentationOf(block[i].line, caseAugmentation);
+      if (kind == 0) continue;
+      if (n == block.size()) {
+        block.resize(block.size() + kBlock);
+        sources.resize(block.size());
+        targets.resize(block.size());
+      }
+      const auto cased = [kind](const std::string& s) { return kind == 1 ? text::upperCased(s) : text::capitalizedWords(s); };
+      block[n++] = {cased(block[i].source), cased(block[i].target), block[i].line};
+    }
     parallelFor(n, threads, [&](std::size_t i, unsigned t) {
       sources[i] = cached ? sourceCaches[t].encode(block[i].source) : sourceBpe.encodeIds(block[i].source);
       targets[i] = cached ? targetCaches[t].encode(block[i].target) : targetBpe.encodeIds(block[i].target);

@@ -9,6 +9,15 @@ namespace {
 bool hasLetter(const std::string& piece) {
   return std::any_of(piece.begin(), piece.end(), [](char c) { return (c & 0x80) != 0 || std::isalpha(static_cast<unsigned char>(c)); });
 }
+bool hasDigit(const std::string& piece) {
+  return std::any_of(piece.begin(), piece.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// How many turns in a row make a loop of one piece: letters 3, digits 5, punctuation none.
+std::size_t loopTurns(const std::string& piece) {
+  if (hasLetter(piece)) return 3;
+  return hasDigit(piece) ? 5 : static_cast<std::size_t>(-1);
+}
 
 // How many times pieces[at, at + n) is written in a row from `at`.
 std::size_t turns(const std::vector<std::string>& pieces, std::size_t at, std::size_t n) {
@@ -28,7 +37,7 @@ std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& p
     std::size_t skip = 0, turn = 0;
     for (std::size_t n = 1; n <= kLongestLoop && i + 3 * n <= pieces.size(); ++n) {
       const std::size_t r = turns(pieces, i, n);
-      const bool loop = n == 1 ? r >= 4 && hasLetter(pieces[i]) : r >= 3;
+      const bool loop = r >= (n == 1 ? loopTurns(pieces[i]) : 3);
       if (loop) {
         turn = n;
         skip = r * n;

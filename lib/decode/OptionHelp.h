@@ -50,7 +50,7 @@ inline constexpr const char* kGlossary =
 inline constexpr const char* kWeights = "which weights of the model directory: best.pt or last.pt";
 
 inline constexpr const char* kCutLoops =
-    "cut a translation that repeats a piece or a run of pieces three times or more in a row (\"rocky rocky rocky\") "
+    "cut a translation that repeats a piece or a run of up to six pieces three times or more in a row (\"rocky rocky rocky\") "
     "to the repeat's first turn (off: as searched)";
 // What is done to text before and after the model (text/TextOptions.h; docs/translation.md, "Text as
 // people send it").

@@ -150,6 +150,17 @@ std::string titleCased(std::string_view word) {
   return out;
 }
 
+std::string capitalizedWords(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool wordStart = true;
+  for (const auto& c : codePointsOf(text)) {
+    appendUtf8(out, wordStart && isLower(c.value) && c.value != 0xDF ? toUpper(c.value) : c.value);
+    wordStart = isSpace(c.value);
+  }
+  return out;
+}
+
 bool isSpace(char32_t c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == 0x85 || c == 0xA0 ||
          c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||

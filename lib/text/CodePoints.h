@@ -29,6 +29,7 @@ char32_t toUpper(char32_t c);  // ß stays ß here: upperCased writes it "SS"
 std::string lowerCased(std::string_view text);
 std::string upperCased(std::string_view text);
 std::string titleCased(std::string_view word);  // the first letter upper case, the rest lower
+std::string capitalizedWords(std::string_view text);  // each word's first letter upper case, the rest as it was
 
 bool isSpace(char32_t c);        // Unicode's white space, no-break space included
 bool isDigit(char32_t c);        // 0-9

@@ -64,6 +64,21 @@ bool fileName(std::string_view w) {
          std::all_of(name.begin(), name.end(), [](char c) { return asciiAlnum(c) || c == '_' || c == '-' || c == '.' || (c & 0x80); });
 }
 
+// ".env", ".bashrc": a file whose name begins with its stop
+bool dotFile(std::string_view w) {
+  return w.size() > 1 && w[0] == '.' && asciiAlnum(w[1]) &&
+         std::all_of(w.begin() + 1, w.end(), [](char c) { return asciiAlnum(c) || c == '_' || c == '-' || c == '.'; });
+}
+
+// "24.12" of "am 24.12. um": a day and month, whose stop is the date's
+bool dayAndMonth(std::string_view w) {
+  const auto dot = w.find('.');
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 2 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return dot != std::string_view::npos && digits(w.substr(0, dot)) && digits(w.substr(dot + 1));
+}
+
 bool numberLike(std::string_view w) {
   return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
     return (c >= '0' && c <= '9') || c == ' ' || c == '+' || c == '-' || c == '/' || c == '(' || c == ')' || c == '.' || c == ',' || c == ':';
@@ -106,9 +121,13 @@ std::vector<ProtectedSpan> findProtectedSpans(std::string_view sentence, const K
       ++e;
     }
     if (b >= e) continue;
+    {
+      const auto core = sentence.substr(word.begin + chars[b].begin, chars[e - 1].end - chars[b].begin);
+      if (dayAndMonth(core) && e < chars.size() && chars[e].value == '.') ++e;
+    }
     const std::size_t coreBegin = word.begin + chars[b].begin, coreEnd = word.begin + chars[e - 1].end;
     const auto core = sentence.substr(coreBegin, coreEnd - coreBegin);
-    bool whole = webAddress(core) || mailAddress(core) || handleOrTag(core) || path(core) || fileName(core) ||
+    bool whole = webAddress(core) || mailAddress(core) || handleOrTag(core) || path(core) || fileName(core) || dotFile(core) ||
                  std::any_of(core.begin(), core.end(), [](char c) { return c >= '0' && c <= '9'; });
     bool emoji = false;
     for (std::size_t k = b; k < e && !whole; ++k) {

@@ -19,9 +19,9 @@ using KnownCharacter = std::function<bool(char32_t)>;
 
 // The spans a sentence must keep, in order and apart: web addresses (with or without a scheme, the
 // stops and brackets that close the sentence left out), e-mail addresses, @names and #tags, paths
-// and file names ("/etc/hosts", "C:\\temp", "bericht.pdf"), every word with a digit in it (times,
-// prices, dates, codes such as "A4" or "XJ-2025"; numbers that a space or a '/' separate are one
-// span: "+49 30 1234567"), runs of emoji, and every word with a character the vocabulary lacks
+// and file names ("/etc/hosts", "C:\\temp", "bericht.pdf", ".env"), every word with a digit in it
+// (times, prices, dates with the stop of a day and month, "24.12.", codes such as "A4" or "XJ-2025";
+// numbers that a space separates are one span: "+49 30 1234567"), runs of emoji, and every word with a character the vocabulary lacks
 // (`known`; null: none is lacked).
 std::vector<ProtectedSpan> findProtectedSpans(std::string_view sentence, const KnownCharacter& known);
 

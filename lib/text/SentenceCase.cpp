@@ -2,6 +2,8 @@
 
 #include "text/CodePoints.h"
 
+#include <vector>
+
 namespace nmt::text {
 
 bool allCapitals(std::string_view sentence) {
@@ -26,14 +28,22 @@ std::string modelCase(std::string_view sentence, const PieceCount& pieces) {
     std::size_t e = i;
     while (e < cps.size() && (isLetter(cps[e].value) || cps[e].value == '-' || cps[e].value == '\'')) ++e;
     const auto word = sentence.substr(cps[i].begin, cps[e - 1].end - cps[i].begin);
-    const std::string lower = lowerCased(word), title = titleCased(word);
-    const std::size_t l = pieces(lower), t = pieces(title), u = pieces(word);
-    std::string best = first ? title : lower;
-    std::size_t fewest = first ? t : l;
-    const std::string& other = first ? lower : title;
-    const std::size_t otherCount = first ? l : t;
-    if (otherCount < fewest) best = other, fewest = otherCount;
-    if (u < fewest && word.size() > 1) best = std::string(word);
+    // lower and title case, and each with "ss" written "ß" (capitals write ß "SS": "STRASSE")
+    std::vector<std::string> lowers = {lowerCased(word)};
+    if (lowers[0].find("ss") != std::string::npos) {
+      std::string sharp = lowers[0];
+      for (std::size_t at; (at = sharp.find("ss")) != std::string::npos;) sharp.replace(at, 2, "ß");
+      lowers.push_back(sharp);
+    }
+    std::string best;
+    std::size_t fewest = 0;
+    for (const bool preferred : {true, false})  // the case preferred at this place first: it wins ties
+      for (const auto& lower : lowers) {
+        const std::string form = preferred == first ? titleCased(lower) : lower;
+        const std::size_t count = pieces(form);
+        if (best.empty() || count < fewest) best = form, fewest = count;
+      }
+    if (word.size() > 1 && pieces(word) < fewest) best = std::string(word);
     out += best;
     first = false;
     i = e;

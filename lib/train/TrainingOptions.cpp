@@ -28,6 +28,9 @@ void declareTrainingOptions(OptionTable& t, TrainingInvocation& invocation) {
         "(default: --train-src's extension when it is one, as train.de)");
   t.add("target-lang", r.data.targetLanguage, "the target language's code (en; default: --train-tgt's extension)");
   t.add("max-length", r.data.maxLength, "drop training pairs with more BPE pieces than this on a side (0: keep all)");
+  t.add("case-augmentation", r.data.caseAugmentation,
+        "share of training pairs added again in capitals on both sides, and the same share again with each word "
+        "capitalised, so that the model reads text in capitals (0: none; at most 0.5)");
 
   t.section("BPE (trained into the model directory when it has none)");
   t.add("vocab-size", r.bpe.vocabSize, "BPE pieces per language (joint: in all)");

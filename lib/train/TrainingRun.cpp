@@ -130,8 +130,9 @@ void prepareBpe(const ModelDirectory& dir, const BpeSetup& setup, const CorpusSa
 // The training corpus prepared in the model directory: kept when its key matches the inputs and
 // BPE models, else (first start, or inputs changed) prepared again.
 void prepareTrainingCorpus(const ModelDirectory& dir, const CorpusFiles& files, std::size_t maxLength,
-                           unsigned threads, Progress& progress) {
-  const std::string key = preparedCorpusKey(files, {dir.sourceBpeModel(), dir.targetBpeModel()}, maxLength);
+                           double caseAugmentation, unsigned threads, Progress& progress) {
+  const std::string key =
+      preparedCorpusKey(files, {dir.sourceBpeModel(), dir.targetBpeModel()}, maxLength, caseAugmentation);
   const std::string path = dir.preparedTrain();
   if (files::exists(path)) {
     const std::string was = PreparedCorpus::keyOf(path);
@@ -143,7 +144,8 @@ void prepareTrainingCorpus(const ModelDirectory& dir, const CorpusFiles& files, 
   }
   files::createDirectories(files::parentDirectory(path));
   const BpeModel sourceModel(dir.sourceBpeModel()), targetModel(dir.targetBpeModel());
-  CorpusCounts counts = prepareCorpus(files, sourceModel, targetModel, maxLength, threads, path, key, progress);
+  CorpusCounts counts =
+      prepareCorpus(files, sourceModel, targetModel, maxLength, threads, path, key, progress, caseAugmentation);
   requirePairs(files, counts);
 }
 
@@ -195,6 +197,7 @@ class RunPreparation {
     if (files::isDirectory(dir_.root())) takeLock();
     checkRunState();
     const TrainingData& data = request_.data;
+    checkCaseAugmentation(data.caseAugmentation);
     const CorpusFiles trainFiles = corpusFiles("train", data.trainSource, data.trainTarget, data.trainTsv);
     auto valid = ParallelCorpus::read(corpusFiles("valid", data.validSource, data.validTarget, data.validTsv));
     std::optional<CorpusSample> bpeSample;
@@ -211,7 +214,7 @@ class RunPreparation {
     if (group_.writesFiles()) {
       prepareBpe(dir_, request_.bpe, bpeSample ? &*bpeSample : nullptr, threads, progress);
       bpeSample.reset();
-      prepareTrainingCorpus(dir_, trainFiles, data.maxLength, threads, progress);
+      prepareTrainingCorpus(dir_, trainFiles, data.maxLength, data.caseAugmentation, threads, progress);
     }
     return valid;
   }

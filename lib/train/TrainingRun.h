@@ -14,6 +14,7 @@ struct TrainingData {
   std::string trainSource, trainTarget, trainTsv;
   std::string validSource, validTarget, validTsv;
   std::size_t maxLength = 100;  // training pairs with more BPE pieces on a side are dropped
+  double caseAugmentation = 0.0;  // share of pairs added again in capitals, and again in title case (CorpusPreparation.h)
   std::string sourceLanguage, targetLanguage;  // language codes, recorded in config.ini ("" unknown)
 };
 

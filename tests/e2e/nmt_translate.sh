@@ -57,6 +57,26 @@ grep -q "calling init" exit.err || fail "LD_DEBUG=files did not report the libra
 expect_line "$(cat exit.out)" "$batched"
 expect_ok "${T[@]}" --input in.txt --batch-size 1
 expect_line "$OUT" "$batched"
+# --- text as people send it: a line of sentences translates as its sentences one a line, joined with
+# its spacing; protected spans come back verbatim; a sentence in capitals in capitals; each can be off
+printf 'der Hund sieht die Katze!  Mann spielt mit Ball\n' > para.txt
+printf 'der Hund sieht die Katze!\nMann spielt mit Ball\n' > apart.txt
+expect_ok "${T[@]}" --input apart.txt
+joined="$(sed -n 1p <<< "$OUT")  $(sed -n 2p <<< "$OUT")"
+expect_ok "${T[@]}" --input para.txt
+expect_line "$OUT" "$joined"
+expect_ok "${T[@]}" --input para.txt --split-sentences off
+[ "$(wc -l <<< "$OUT")" -eq 1 ] || fail "expected one line, got: $OUT"
+echo "der Hund sieht 14:35 die Katze 🎩 https://x.de/a?b=1" > spans.txt
+expect_ok "${T[@]}" --input spans.txt
+for span in 14:35 🎩 https://x.de/a?b=1; do expect_contains "$OUT" "$span"; done
+echo "DER HUND SIEHT DIE KATZE" > caps.txt
+expect_ok "${T[@]}" --input caps.txt
+expect_line "$OUT" "THE DOG SEES THE CAT"
+expect_ok "${T[@]}" --input caps.txt --restore-case off
+[ "$OUT" != "THE DOG SEES THE CAT" ] || fail "--restore-case off still restored the case"
+expect_fail 2 "${T[@]}" --input caps.txt --split-sentences maybe
+expect_contains "$ERR" "split-sentences"
 # the model learned the task: most validation sentences come out exactly right
 expect_ok "${T[@]}" --input valid.src --output out.txt
 right=$(paste -d'\t' out.txt valid.tgt | awk -F'\t' '$1 == $2' | wc -l)

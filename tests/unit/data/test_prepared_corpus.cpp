@@ -3,6 +3,7 @@
 #include "data/EncodedCorpus.h"
 #include "data/LengthBucketBatcher.h"
 #include "data/PreparedCorpus.h"
+#include "text/CodePoints.h"
 #include "tokenization/BpeModel.h"
 #include "util/Progress.h"
 
@@ -146,6 +147,8 @@ TEST_CASE("a corpus key changes with its inputs and names the one that changed")
   CHECK(preparedCorpusKey(files, {bpe}, 100) == key);
   CHECK(firstKeyDifference(key, key).empty());
   CHECK(firstKeyDifference(key, preparedCorpusKey(files, {bpe}, 50)) == "max-length");
+  CHECK(preparedCorpusKey(files, {bpe}, 100, 0.0) == key);  // none: the key of a run from before the option
+  CHECK(firstKeyDifference(key, preparedCorpusKey(files, {bpe}, 100, 0.05)) == "case-augmentation");
   auto lines = test::sampleSentences(200, 6);
   lines[0][0] = lines[0][0] == 'X' ? 'Y' : 'X';  // same size, other first bytes
   test::writeLines(files.target, lines);
@@ -188,4 +191,43 @@ TEST_CASE("a side over 65,535 pieces is dropped by max-length, else refused nami
   CHECK(message.find(" pieces on a side, more than the 65535 a training pair may have; set max-length to drop such "
                      "pairs") != std::string::npos);
   CHECK(errorOf([&] { test::readFile(dir.file("b.bin")); }) != "");  // nothing left under its name
+}
+
+TEST_CASE("case augmentation: a share of pairs again in capitals and again in title case, both sides, the same each time") {
+  std::size_t upper = 0, title = 0, none = 0;
+  for (std::size_t line = 1; line <= 100'000; ++line) {
+    const int kind = caseAugmentationOf(line, 0.05);
+    upper += kind == 1;
+    title += kind == 2;
+    none += caseAugmentationOf(line, 0.0) == 0;
+  }
+  CHECK(none == 100'000);
+  CHECK(upper == doctest::Approx(5000).epsilon(0.05));
+  CHECK(title == doctest::Approx(5000).epsilon(0.05));
+  CHECK(caseAugmentationOf(17, 0.05) == caseAugmentationOf(17, 0.05));
+  CHECK(errorOf([] { checkCaseAugmentation(0.6); }) == "case-augmentation must be between 0 (none) and 0.5, not 0.6");
+  CHECK(errorOf([] { checkCaseAugmentation(-0.1); }) != "");
+
+  test::TempDir dir;
+  const std::vector<std::string> sources = {"ein hund läuft", "eine katze", "zwei männer", "die straße", "ein ball"};
+  const std::vector<std::string> targets = {"a dog runs", "a cat", "two men", "the street", "a ball"};
+  test::writeLines(dir.file("s.txt"), sources);
+  test::writeLines(dir.file("t.txt"), targets);
+  const BpeModel bpe(test::sharedBpeModelPath());
+  Progress quiet(nullptr);
+  prepareCorpus({dir.file("s.txt"), dir.file("t.txt"), ""}, bpe, bpe, 0, 2, dir.file("train.bin"), "key\n", quiet, 0.4);
+  const auto prepared = PreparedCorpus::open(dir.file("train.bin"));
+  std::vector<std::pair<std::string, std::string>> want;
+  for (std::size_t i = 0; i < sources.size(); ++i) want.emplace_back(sources[i], targets[i]);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const int kind = caseAugmentationOf(i + 1, 0.4);
+    if (kind == 1) want.emplace_back(text::upperCased(sources[i]), text::upperCased(targets[i]));
+    if (kind == 2) want.emplace_back(text::capitalizedWords(sources[i]), text::capitalizedWords(targets[i]));
+  }
+  REQUIRE(want.size() > sources.size());  // (0.4 of five lines: some are drawn)
+  REQUIRE(prepared.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CHECK(prepared.source(i).vector() == bpe.encodeIds(want[i].first));
+    CHECK(prepared.target(i).vector() == bpe.encodeIds(want[i].second));
+  }
 }

@@ -24,6 +24,8 @@ TEST_CASE("loop guard: a repeated piece or run of pieces is kept once, the rest 
   CHECK(kept({"▁An", "▁O", "▁O", "▁O", "▁O", "C", "E", "E", "E", "E", "E", "E"}) == Pieces{"▁An", "▁O", "C", "E"});
   CHECK(kept({"▁a", "▁red", "▁and", "▁red", "▁and", "▁red", "▁and", "▁blue"}) == Pieces{"▁a", "▁red", "▁and", "▁blue"});
   CHECK(kept({"▁s", "am", "am", "am", "am", "ic"}) == Pieces{"▁s", "am", "ic"});
+  CHECK(kept({"▁A", "▁male", "▁male", "▁male", "▁is"}) == Pieces{"▁A", "▁male", "▁is"});
+  CHECK(kept({"▁NUMBER", "1", "1", "1", "1", "1"}) == Pieces{"▁NUMBER", "1"});
 }
 
 TEST_CASE("loop guard: ordinary translations, numbers and ellipses keep every piece") {
@@ -31,9 +33,7 @@ TEST_CASE("loop guard: ordinary translations, numbers and ellipses keep every pi
   CHECK(kept(ordinary) == ordinary);
   const Pieces twice = {"▁very", "▁very", "▁good", "."};  // twice is a translation's own
   CHECK(kept(twice) == twice);
-  const Pieces thrice = {"▁ha", "▁ha", "▁ha", "!"};  // one piece three times: kept
-  CHECK(kept(thrice) == thrice);
-  const Pieces number = {"▁1", "0", "0", "0", "0", "▁people", ".", ".", ".", "."};
+  const Pieces number = {"▁1", "0", "0", "0", "0", "▁people", ".", ".", ".", ".", "!", "!", "!"};
   CHECK(kept(number) == number);
   CHECK(kept({}).empty());
 }

@@ -12,6 +12,7 @@ TEST_CASE("case: upper and lower case of Latin with accents, Greek and Cyrillic"
   CHECK(upperCased("straße über ÆØÅ éèç") == "STRASSE ÜBER ÆØÅ ÉÈÇ");
   CHECK(lowerCased("ÄÖÜ ÉÈ ŁÓDŹ ΑΒΓ ДОМ") == "äöü éè łódź αβγ дом");
   CHECK(titleCased("ÜBERALL") == "Überall");
+  CHECK(capitalizedWords("ein großer Hund, über straße") == "Ein Großer Hund, Über Straße");
   CHECK(upperCased("14:35 🎩 und") == "14:35 🎩 UND");
 }
 
@@ -34,6 +35,10 @@ TEST_CASE("case: each word in the case the vocabulary knows best") {
   };
   CHECK(modelCase("DER HUND LÄUFT IM PARK.", pieces) == "Der Hund läuft im Park.");
   CHECK(modelCase("DER HUND FÄHRT BMX.", pieces) == "Der Hund fährt BMX.");
+  // "SS" as "ß" where the vocabulary knows that better
+  const PieceCount sharp = [](std::string_view word) { return word == "Straße" || word == "auf" ? std::size_t{1} : std::size_t{3}; };
+  CHECK(modelCase("AUF STRASSE", sharp) == "auf Straße");
+  CHECK(modelCase("KLASSE", sharp) == "Klasse");
   // a tie: lower case, title case first
   CHECK(modelCase("XYZ ABC", [](std::string_view) { return std::size_t{2}; }) == "Xyz abc");
 }

@@ -34,6 +34,7 @@ TEST_CASE("spans: web and e-mail addresses, without the stop or bracket that clo
 TEST_CASE("spans: paths and file names, but not abbreviations") {
   CHECK(spanTexts("Öffne /etc/hosts und C:\\Temp\\a.txt jetzt.") == Texts{"/etc/hosts", "C:\\Temp\\a.txt"});
   CHECK(spanTexts("Lies bericht_2024.pdf und index.html.") == Texts{"bericht_2024.pdf", "index.html"});
+  CHECK(spanTexts("Er löschte .env und .bashrc aus Versehen.") == Texts{".env", ".bashrc"});
   CHECK(spanTexts("Er kauft z.B. Brot, d.h. viel.").empty());
 }
 
@@ -42,6 +43,8 @@ TEST_CASE("spans: numbers, times, prices, dates, codes; numbers apart by one spa
   CHECK(spanTexts("Ruf +49 30 1234567 an.") == Texts{"+49 30 1234567"});
   CHECK(spanTexts("Das Modell XJ-2025 und Papier A4.") == Texts{"XJ-2025", "A4"});
   CHECK(spanTexts("2 Männer und 3 Frauen.") == Texts{"2", "3"});
+  CHECK(spanTexts("Kommst du am 24.12. oder am 3. Mai?") == Texts{"24.12.", "3"});
+  CHECK(spanTexts("Er feiert am 24.12.") == Texts{"24.12."});
 }
 
 TEST_CASE("spans: emoji runs, and words with a character the vocabulary lacks") {
