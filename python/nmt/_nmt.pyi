@@ -136,6 +136,10 @@ class Translator:
         alignment_threshold: float = 0.0,
         replace_unknowns: bool = False,
         glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
+        split_sentences: bool = True,
+        protect_spans: bool = True,
+        restore_case: bool = True,
+        cut_loops: bool = True,
     ) -> List[Translation]:
         """Translates sentences; a Translation for each, in order."""
     @overload
@@ -159,6 +163,10 @@ class Translator:
         alignment_threshold: float = 0.0,
         replace_unknowns: bool = False,
         glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
+        split_sentences: bool = True,
+        protect_spans: bool = True,
+        restore_case: bool = True,
+        cut_loops: bool = True,
     ) -> Translation:
         """Translates one sentence."""
     def translate_file(
@@ -177,6 +185,10 @@ class Translator:
         no_repeat_ngram: int = 0,
         replace_unknowns: bool = False,
         glossary: Optional[Union[Dict[str, str], Iterable[Tuple[str, str]], str, os.PathLike[str]]] = None,
+        split_sentences: bool = True,
+        protect_spans: bool = True,
+        restore_case: bool = True,
+        cut_loops: bool = True,
     ) -> int:
         """Translates a file line by line into `output`; returns the number of lines."""
     def alternatives(

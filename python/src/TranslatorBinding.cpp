@@ -243,6 +243,7 @@ const std::string& decodingArgumentsDoc() {
                     {"split_sentences", help::kSplitSentences},
                     {"protect_spans", help::kProtectSpans},
                     {"restore_case", help::kRestoreCase},
+                    {"cut_loops", help::kCutLoops},
                     {"glossary", "terminology (beam search): a dict {source term: target term}, (source, target) "
                                  "pairs, or a TSV file's path; Translation.missing_terms names a term the length "
                                  "limit left out"},
@@ -265,10 +266,11 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
          int64_t batchSize, double maxRatio, const py::object& progress, const py::object& prefix, int64_t samplingTopk,
          double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram, bool alignment,
          double alignmentThreshold, bool replaceUnknowns, const py::object& glossary, bool splitSentences,
-         bool protectSpans, bool restoreCase) {
+         bool protectSpans, bool restoreCase, bool cutLoops) {
         auto terms = glossaryArgument(glossary);
         auto options = callOptions(batchSize, progress);
         options.text = {splitSentences, protectSpans, restoreCase, ""};
+        options.decoding.limits.cutLoops = cutLoops;
         options.decoding.beamSize = beam;
         options.decoding.nbest = nbest;
         options.decoding.lengthPenalty = lengthPenalty;
@@ -305,7 +307,8 @@ void defineTranslate(py::class_<PythonTranslator>& translator, const char* texts
       py::arg("no_repeat_ngram") = decoding.noRepeatNgram, py::arg("alignment") = aligning.words,
       py::arg("alignment_threshold") = aligning.threshold, py::arg("replace_unknowns") = aligning.replaceUnknowns,
       py::arg("glossary") = py::none(), py::arg("split_sentences") = batching.text.splitSentences,
-      py::arg("protect_spans") = batching.text.protectSpans, py::arg("restore_case") = batching.text.restoreCase, doc);
+      py::arg("protect_spans") = batching.text.protectSpans, py::arg("restore_case") = batching.text.restoreCase,
+      py::arg("cut_loops") = decoding.limits.cutLoops, doc);
 }
 
 const std::string& loadDoc() {
@@ -355,10 +358,11 @@ void bindTranslator(py::module_& m) {
              double lengthPenalty, int64_t batchSize, double maxRatio, const py::object& progress, int64_t samplingTopk,
              double samplingTopp, double samplingTemperature, uint64_t seed, int64_t noRepeatNgram,
              bool replaceUnknowns, const py::object& glossary, bool splitSentences, bool protectSpans,
-             bool restoreCase) {
+             bool restoreCase, bool cutLoops) {
             auto terms = glossaryArgument(glossary);
             auto options = callOptions(batchSize, progress);
             options.text = {splitSentences, protectSpans, restoreCase, ""};
+            options.decoding.limits.cutLoops = cutLoops;
             options.decoding.beamSize = beam;
             options.decoding.lengthPenalty = lengthPenalty;
             options.decoding.limits.ratio = maxRatio;
@@ -384,6 +388,7 @@ void bindTranslator(py::module_& m) {
           py::arg("replace_unknowns") = AlignmentOptions().replaceUnknowns, py::arg("glossary") = py::none(),
           py::arg("split_sentences") = batching.text.splitSentences,
           py::arg("protect_spans") = batching.text.protectSpans, py::arg("restore_case") = batching.text.restoreCase,
+          py::arg("cut_loops") = decoding.limits.cutLoops,
           "Translates a file line by line into `output` (written under a temporary name, then renamed, as "
           "nmt-translate --output does); returns the number of lines. Keywords as translate()'s.")
       .def(

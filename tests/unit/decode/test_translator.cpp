@@ -26,6 +26,7 @@ std::vector<Translation> translateWith(TranslationModel& model, const std::vecto
   o.decoding.limits.cap = 8;
   o.batchSize = batchSize;
   o.parallelBatches = parallelBatches;
+  o.text = text::TextOptions::none();  // a line a sentence: the batches these tests count (the text's own tests below)
   Translator translator(model, o);
   // one at a time too with single-threaded products, so that both sides compute the same sums
   const SingleThreadedBlas sameSums;

@@ -109,7 +109,9 @@ TEST_CASE("requests with other decoding settings go in other batches; beam, n-be
 
 TEST_CASE("an empty sentence gives no hypotheses; an overlong one is cut with a warning") {
   BatchingTranslator queue(test::smallTranslationModel(4), queueOptions(1ms, 32));
-  const auto got = queue.submit({"", "ein sehr langer Satz mit vielen Wörtern"}, {}).get();
+  RequestGuidance whole;  // the sentence as the model reads it, no spans or sentences of its own
+  whole.text = text::TextOptions::none();
+  const auto got = queue.submit({"", "ein sehr langer Satz mit vielen Wörtern"}, {}, whole).get();
   REQUIRE(got.size() == 2);
   CHECK(got[0].hypotheses.empty());
   CHECK(got[0].warning.empty());
