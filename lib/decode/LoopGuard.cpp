@@ -28,9 +28,9 @@ std::size_t turns(const std::vector<std::string>& pieces, std::size_t at, std::s
   return r;
 }
 
-}  // namespace
-
-std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& pieces) {
+// The units (pieces or words) that stay with every run of 1 to kLongestLoop of them written three
+// times or more in a row kept once (one unit: loopTurns).
+std::vector<std::size_t> withoutRuns(const std::vector<std::string>& pieces) {
   std::vector<std::size_t> kept;
   kept.reserve(pieces.size());
   for (std::size_t i = 0; i < pieces.size();) {
@@ -51,6 +51,30 @@ std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& p
     for (std::size_t k = 0; k < turn; ++k) kept.push_back(i + k);
     i += skip;
   }
+  return kept;
+}
+
+}  // namespace
+
+std::vector<std::size_t> positionsWithoutLoops(const std::vector<std::string>& pieces) {
+  auto kept = withoutRuns(pieces);
+  // then words, whose pieces may differ from turn to turn ("▁nip ed ▁ni ped ▁ni ped")
+  static const std::string kWordStart = "\xE2\x96\x81";  // "▁"
+  std::vector<std::string> words;
+  std::vector<std::vector<std::size_t>> members;
+  for (const std::size_t k : kept) {
+    const bool starts = pieces[k].compare(0, kWordStart.size(), kWordStart) == 0;
+    if (words.empty() || starts) {
+      words.emplace_back();
+      members.emplace_back();
+    }
+    words.back() += starts ? pieces[k].substr(kWordStart.size()) : pieces[k];
+    members.back().push_back(k);
+  }
+  const auto keptWords = withoutRuns(words);
+  if (keptWords.size() == words.size()) return kept;
+  kept.clear();
+  for (const std::size_t w : keptWords) kept.insert(kept.end(), members[w].begin(), members[w].end());
   return kept;
 }
 

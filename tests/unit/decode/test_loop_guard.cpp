@@ -26,6 +26,8 @@ TEST_CASE("loop guard: a repeated piece or run of pieces is kept once, the rest 
   CHECK(kept({"▁s", "am", "am", "am", "am", "ic"}) == Pieces{"▁s", "am", "ic"});
   CHECK(kept({"▁A", "▁male", "▁male", "▁male", "▁is"}) == Pieces{"▁A", "▁male", "▁is"});
   CHECK(kept({"▁NUMBER", "1", "1", "1", "1", "1"}) == Pieces{"▁NUMBER", "1"});
+  // a word whose pieces differ from turn to turn
+  CHECK(kept({"▁padded", "▁nip", "ed", "▁ni", "ped", "▁ni", "ped", "▁chest"}) == Pieces{"▁padded", "▁nip", "ed", "▁chest"});
 }
 
 TEST_CASE("loop guard: ordinary translations, numbers and ellipses keep every piece") {
