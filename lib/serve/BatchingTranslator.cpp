@@ -271,26 +271,29 @@ ServedTranslation served(Translation t, bool attention, const AlignmentOptions& 
 
 }  // namespace
 
+namespace {
+
+// Keeps a sentence's answer (store, under the job's lock); whether it was the job's last, which the
+// caller then finishes: no other thread touches the job after it.
+template <typename Job, typename Store>
+bool keptLast(Job& job, Store store) {
+  std::lock_guard<std::mutex> lock(job.mutex);
+  store();
+  if (--job.remaining != 0 || job.finished) return false;
+  job.finished = true;
+  return true;
+}
+
+}  // namespace
+
 void BatchingTranslator::answer(const Pending& pending, Translation translation) {
-  const auto& job = pending.job;
-  {
-    std::lock_guard<std::mutex> lock(job->mutex);
-    job->translations[pending.index] = std::move(translation);
-    if (--job->remaining != 0 || job->finished) return;
-    job->finished = true;
-  }
-  finish(*job);  // the last sentence: no other thread touches the job now
+  auto& job = *pending.job;
+  if (keptLast(job, [&] { job.translations[pending.index] = std::move(translation); })) finish(job);
 }
 
 void BatchingTranslator::answerAlternatives(const Pending& pending, ServedTranslation alternatives) {
-  const auto& job = pending.job;
-  {
-    std::lock_guard<std::mutex> lock(job->mutex);
-    job->results[pending.index] = std::move(alternatives);
-    if (--job->remaining != 0 || job->finished) return;
-    job->finished = true;
-  }
-  job->done(std::move(job->results), nullptr);
+  auto& job = *pending.job;
+  if (keptLast(job, [&] { job.results[pending.index] = std::move(alternatives); })) job.done(std::move(job.results), nullptr);
 }
 
 void BatchingTranslator::finish(Job& job) const {

@@ -1,5 +1,6 @@
 #include "serve/TextSegments.h"
 
+#include "text/CodePoints.h"
 #include "util/Utf8.h"
 
 #include <algorithm>
@@ -11,24 +12,6 @@ namespace nmt::serve {
 namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-void appendUtf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // &amp; &lt; &gt; &quot; &apos; &nbsp; &#N; &#xN; decoded; any other '&' kept as it is.
 std::string decodeReferences(const std::string& text) {
@@ -60,7 +43,7 @@ std::string decodeReferences(const std::string& text) {
       out += text[i];
       continue;
     }
-    appendUtf8(out, cp);
+    text::appendUtf8(out, cp);
     i = semicolon;
   }
   return out;
