@@ -5,6 +5,8 @@
 #include "decode/TranslationModel.h"
 #include "text/PreparedText.h"
 
+#include <memory>
+#include <unordered_set>
 #include <vector>
 
 namespace nmt {

@@ -3,6 +3,7 @@
 #include "text/CodePoints.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 
