@@ -234,14 +234,11 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
                                  prefixesName, prefixes.size(), sentences.size()));
   if (!options_.text.any())
     return translateGuided(sentences, guidesFor(sentences, prefixes, prefixesName, streams), options_.progress);
-  // a line with a prefix goes whole, with its prefix
-  std::vector<bool> whole(sentences.size(), false);
-  for (std::size_t i = 0; i < prefixes.size(); ++i) {
-    whole[i] = !prefixes[i].empty();
-    if (whole[i])  // refused here, naming its line
+  // a line with a prefix goes whole, with its prefix (refused here, naming its line)
+  for (std::size_t i = 0; i < prefixes.size(); ++i)
+    if (!prefixes[i].empty())
       prefixIds(model_.codec(), prefixes[i], options_.decoding.limits, fmt::format("{}:{}", prefixesName, i + 1));
-  }
-  const text::PreparedText text(sentences, options_.text, sourceVocabulary(model_), whole);
+  const text::PreparedText text(sentences, options_.text, sourceVocabulary(model_), text::PreparedText::givenWhole(prefixes));
   // progress in lines: the units done, as a share of the lines
   std::function<void(std::size_t)> progress;
   if (options_.progress)
@@ -258,10 +255,8 @@ std::vector<Translation> Translator::translate(const std::vector<std::string>& s
       unitStreams.push_back(k == 0 ? stream : (stream + 1) * 1000003u + k);
     }
   }
-  std::vector<std::string> unitPrefixes;
-  for (std::size_t line = 0; line < text.lines() && !prefixes.empty(); ++line)
-    for (std::size_t u = text.firstUnit(line); u < text.firstUnit(line + 1); ++u) unitPrefixes.push_back(prefixes[line]);
-  auto units = translateGuided(text.units(), guidesFor(text.units(), unitPrefixes, prefixesName, unitStreams), progress);
+  auto units =
+      translateGuided(text.units(), guidesFor(text.units(), text.forUnits(prefixes), prefixesName, unitStreams), progress);
   return translatedLines(text, std::move(units), options_.alignment);
 }
 

@@ -110,17 +110,9 @@ void BatchingTranslator::submit(std::vector<std::string> sentences, const Decodi
     auto options = job->guidance.text;
     if (options.language.empty()) options.language = model_.languages.source;
     auto& prefixes = job->guidance.prefixes;  // a sentence with a prefix goes whole, with its prefix
-    std::vector<bool> whole(prefixes.size());
-    for (std::size_t i = 0; i < prefixes.size(); ++i) whole[i] = !prefixes[i].empty();
-    job->text.emplace(sentences, options, sourceVocabulary(model_), whole);
+    job->text.emplace(sentences, options, sourceVocabulary(model_), text::PreparedText::givenWhole(prefixes));
     sentences = job->text->units();
-    if (!prefixes.empty()) {
-      std::vector<std::string> unitPrefixes;
-      for (std::size_t line = 0; line < job->text->lines(); ++line)
-        for (std::size_t u = job->text->firstUnit(line); u < job->text->firstUnit(line + 1); ++u)
-          unitPrefixes.push_back(prefixes[line]);
-      prefixes = std::move(unitPrefixes);
-    }
+    prefixes = job->text->forUnits(prefixes);
   }
   job->remaining = sentences.size();
   job->translations.resize(sentences.size());

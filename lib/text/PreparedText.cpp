@@ -40,6 +40,19 @@ PreparedText::PreparedText(const std::vector<std::string>& lines, const TextOpti
   firstUnit_.push_back(units_.size());
 }
 
+std::vector<std::string> PreparedText::forUnits(const std::vector<std::string>& lineValues) const {
+  std::vector<std::string> out;
+  for (std::size_t line = 0; line < lineValues.size() && line < lines(); ++line)
+    out.insert(out.end(), firstUnit(line + 1) - firstUnit(line), lineValues[line]);
+  return out;
+}
+
+std::vector<bool> PreparedText::givenWhole(const std::vector<std::string>& lineValues) {
+  std::vector<bool> whole;
+  for (const auto& v : lineValues) whole.push_back(!v.empty());
+  return whole;
+}
+
 std::string PreparedText::restore(std::size_t unit, std::string_view translation) const {
   const auto& u = unitFacts_.at(unit);
   const std::string cased = u.capitals ? upperCased(translation) : std::string(translation);

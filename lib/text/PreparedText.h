@@ -25,6 +25,11 @@ class PreparedText {
   // Line i's units are [firstUnit(i), firstUnit(i + 1)); a line of spaces has none.
   std::size_t firstUnit(std::size_t line) const { return firstUnit_[line]; }
 
+  // Each unit with its line's value (one a line, as a prefix); none for none.
+  std::vector<std::string> forUnits(const std::vector<std::string>& lineValues) const;
+  // The lines given whole: those with a value (a prefix) that is not empty.
+  static std::vector<bool> givenWhole(const std::vector<std::string>& lineValues);
+
   // A unit's translation as a user reads it: its spans back, and capitals where the unit had them.
   std::string restore(std::size_t unit, std::string_view translation) const;
   // Line i with its sentences replaced by the given translations (one per unit of the line, in order),

@@ -45,6 +45,16 @@ TEST_CASE("prepared text: lines cut into sentences and joined with their own spa
   CHECK(text.join(2, {"Four."}) == "  Four.");
 }
 
+TEST_CASE("prepared text: a line with a prefix goes whole; each unit has its line's value") {
+  const Texts lines = {"Eins. Zwei.", "Drei. Vier.", "Fünf."};
+  const Texts prefixes = {"", "Three", ""};
+  const PreparedText text(lines, TextOptions{}, everyWordOnePiece(), PreparedText::givenWhole(prefixes));
+  CHECK(text.units() == Texts{"Eins.", "Zwei.", "Drei. Vier.", "Fünf."});
+  CHECK(text.forUnits(prefixes) == Texts{"", "", "Three", ""});
+  CHECK(text.forUnits({}).empty());
+  CHECK(text.join(1, {"Three. Four."}) == "Three. Four.");
+}
+
 TEST_CASE("prepared text: with splitting off a line is one unit") {
   TextOptions options;
   options.splitSentences = false;
