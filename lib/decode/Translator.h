@@ -20,7 +20,7 @@ namespace nmt {
 
 struct TranslatorOptions {
   DecodingOptions decoding;  // greedy (beamSize 1) or beam search
-  // What translate() does to a line before and after the model when no prefix is given: sentences,
+  // What translate() does to a line before and after the model unless it has a prefix: sentences,
   // protected spans, capitals (text/TextOptions.h; language "": the model's source language).
   text::TextOptions text;
   AlignmentOptions alignment;  // each Translation's word alignment (keeps attention)
@@ -101,9 +101,10 @@ class Translator {
   // Each line cut into sentences, its spans kept and its capitals restored as options.text says
   // (TranslatedLines.h: one Translation a line, its sentences' in turn).
   std::vector<Translation> translate(const std::vector<std::string>& sentences);
-  // The same, or with prefixes (any not empty) each line translated whole, each translation beginning with its given prefix (line-aligned; an empty one: none),
-  // read as the target's pieces and kept as given: the search continues after it (greedy or beam, the
-  // options' search) and TranslatedHypothesis::prefixPieces says how many pieces it gave. A sentence
+  // The same, each translation beginning with its given prefix (line-aligned; an empty one: none); a line
+  // with a prefix goes whole, as written, with none of options.text. The prefix is read as the target's
+  // pieces and kept as given: the search continues after it (greedy or beam, the options' search) and
+  // TranslatedHypothesis::prefixPieces says how many pieces it gave. A sentence
   // with a prefix may grow to the prefix and DecodeLimits::extra more pieces (within its cap).
   // InputError "NAME:LINE: ..." for a prefix of DecodeLimits::cap pieces or more.
   // streams: each sentence's samples' stream (Sampling), so that a server's sentence samples alike in
